@@ -1,0 +1,97 @@
+//! The two sides, who is looking, and sets of viewers ("audiences") that know a secret.
+
+use serde::{Deserialize, Serialize};
+
+/// One of the two sides of the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Faction {
+    Rebel,
+    Imperial,
+}
+
+impl Faction {
+    /// Both factions, Rebel first: the order used everywhere a per-faction array appears.
+    pub const BOTH: [Faction; 2] = [Faction::Rebel, Faction::Imperial];
+
+    /// Index into per-faction arrays (`[T; 2]`).
+    pub fn index(self) -> usize {
+        match self {
+            Faction::Rebel => 0,
+            Faction::Imperial => 1,
+        }
+    }
+
+    pub fn opponent(self) -> Faction {
+        match self {
+            Faction::Rebel => Faction::Imperial,
+            Faction::Imperial => Faction::Rebel,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Faction::Rebel => "Rebel",
+            Faction::Imperial => "Imperial",
+        }
+    }
+}
+
+/// Who a view or a log entry is built for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Viewer {
+    /// The player controlling this faction.
+    Seat(Faction),
+    /// Anyone watching: public information only.
+    Spectator,
+}
+
+impl Viewer {
+    pub const ALL: [Viewer; 3] = [
+        Viewer::Seat(Faction::Rebel),
+        Viewer::Seat(Faction::Imperial),
+        Viewer::Spectator,
+    ];
+
+    pub fn seat(self) -> Option<Faction> {
+        match self {
+            Viewer::Seat(f) => Some(f),
+            Viewer::Spectator => None,
+        }
+    }
+}
+
+/// A set of viewers: who knows a piece of hidden information.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Audience(u8);
+
+impl Audience {
+    pub const NOBODY: Audience = Audience(0);
+    pub const EVERYONE: Audience = Audience(0b111);
+
+    fn bit(viewer: Viewer) -> u8 {
+        match viewer {
+            Viewer::Seat(Faction::Rebel) => 1,
+            Viewer::Seat(Faction::Imperial) => 2,
+            Viewer::Spectator => 4,
+        }
+    }
+
+    /// Exactly one seat.
+    pub fn seat(faction: Faction) -> Audience {
+        Audience(Self::bit(Viewer::Seat(faction)))
+    }
+
+    pub fn with(self, viewer: Viewer) -> Audience {
+        Audience(self.0 | Self::bit(viewer))
+    }
+
+    pub fn with_seat(self, faction: Faction) -> Audience {
+        self.with(Viewer::Seat(faction))
+    }
+
+    pub fn contains(self, viewer: Viewer) -> bool {
+        self.0 & Self::bit(viewer) != 0
+    }
+}
