@@ -65,7 +65,9 @@ impl Choice {
     pub const NO_CARDS: Choice = Choice::Cards { cards: CardSet::EMPTY };
 
     pub fn card(card: CardRef) -> Choice {
-        Choice::Cards { cards: CardSet::one(card) }
+        Choice::Cards {
+            cards: CardSet::one(card),
+        }
     }
 }
 

@@ -53,17 +53,21 @@ pub enum Power {
 
 impl Power {
     fn is_basic(self) -> bool {
-        matches!(self, Power::Military | Power::Diplomacy | Power::Recon | Power::TheForce)
+        matches!(
+            self,
+            Power::Military | Power::Diplomacy | Power::Recon | Power::TheForce
+        )
     }
 
     fn faction_of_character(self) -> Option<Faction> {
         use Power::*;
         match self {
             Military | Diplomacy | Recon | TheForce => None,
-            Chewbacca | HanSolo | LandoCalrissian | LeiaOrgana | LukeSkywalker | ObiWanKenobi
-            | R2D2AndC3PO | Yoda => Some(Faction::Rebel),
-            AdmiralPiett | BobaFett | DarthVader | EmperorPalpatine | GeneralVeers
-            | GrandMoffTarkin | Ig88 | JabbaTheHutt => Some(Faction::Imperial),
+            Chewbacca | HanSolo | LandoCalrissian | LeiaOrgana | LukeSkywalker | ObiWanKenobi | R2D2AndC3PO | Yoda => {
+                Some(Faction::Rebel)
+            }
+            AdmiralPiett | BobaFett | DarthVader | EmperorPalpatine | GeneralVeers | GrandMoffTarkin | Ig88
+            | JabbaTheHutt => Some(Faction::Imperial),
         }
     }
 }
@@ -229,8 +233,7 @@ pub struct Catalog {
 /// The data file, embedded at build time so the engine does no IO.
 pub const CARD_DATA_JSON: &str = include_str!("../data/cards.json");
 
-static CATALOG: LazyLock<Result<Catalog, DataError>> =
-    LazyLock::new(|| Catalog::from_json(CARD_DATA_JSON));
+static CATALOG: LazyLock<Result<Catalog, DataError>> = LazyLock::new(|| Catalog::from_json(CARD_DATA_JSON));
 
 /// The embedded, validated catalog.
 pub fn catalog() -> Result<&'static Catalog, DataError> {
@@ -240,12 +243,14 @@ pub fn catalog() -> Result<&'static Catalog, DataError> {
 impl Catalog {
     /// Parses and validates card data (the checks of cards.md).
     pub fn from_json(json: &str) -> Result<Catalog, DataError> {
-        let file: CardFile =
-            serde_json::from_str(json).map_err(|e| DataError::Json(e.to_string()))?;
+        let file: CardFile = serde_json::from_str(json).map_err(|e| DataError::Json(e.to_string()))?;
         let invalid = |msg: String| Err(DataError::Invalid(msg));
 
         if file.basic_cards.len() != BASIC_CARDS {
-            return invalid(format!("{} basic cards, expected {BASIC_CARDS}", file.basic_cards.len()));
+            return invalid(format!(
+                "{} basic cards, expected {BASIC_CARDS}",
+                file.basic_cards.len()
+            ));
         }
         for basic_power in [Power::Military, Power::Diplomacy, Power::Recon, Power::TheForce] {
             let n = file.basic_cards.iter().filter(|c| c.power == basic_power).count();
@@ -259,15 +264,25 @@ impl Catalog {
             }
         }
         let mut cards = file.basic_cards;
-        for (faction, characters) in
-            [(Faction::Rebel, file.characters.rebel), (Faction::Imperial, file.characters.imperial)]
-        {
+        for (faction, characters) in [
+            (Faction::Rebel, file.characters.rebel),
+            (Faction::Imperial, file.characters.imperial),
+        ] {
             if characters.len() != CHARACTERS_PER_FACTION {
-                return invalid(format!("{} {} characters, expected 8", characters.len(), faction.name()));
+                return invalid(format!(
+                    "{} {} characters, expected 8",
+                    characters.len(),
+                    faction.name()
+                ));
             }
             for c in &characters {
                 if c.power.faction_of_character() != Some(faction) {
-                    return invalid(format!("{}: power {:?} is not a {} character power", c.name, c.power, faction.name()));
+                    return invalid(format!(
+                        "{}: power {:?} is not a {} character power",
+                        c.name,
+                        c.power,
+                        faction.name()
+                    ));
                 }
             }
             cards.extend(characters);
@@ -297,7 +312,11 @@ impl Catalog {
         }
         for (i, e) in events.iter().enumerate() {
             if e.vp + e.influence != 3 {
-                return invalid(format!("{}: VP + influence is {}, expected 3", e.name, e.vp + e.influence));
+                return invalid(format!(
+                    "{}: VP + influence is {}, expected 3",
+                    e.name,
+                    e.vp + e.influence
+                ));
             }
             if e.capacity == 0 || e.objective == 0 || e.name.is_empty() {
                 return invalid(format!("{}: capacity and objective must be positive", e.name));
@@ -313,7 +332,11 @@ impl Catalog {
         let Some(tutorial) = events.iter().position(|e| e.name == file.tutorial_event) else {
             return invalid(format!("tutorial event {:?} is not an event", file.tutorial_event));
         };
-        Ok(Catalog { cards, events, tutorial_event: EventCard(tutorial as u8) })
+        Ok(Catalog {
+            cards,
+            events,
+            tutorial_event: EventCard(tutorial as u8),
+        })
     }
 
     pub fn card(&self, card: Card) -> &CardInfo {
@@ -334,6 +357,9 @@ impl Catalog {
     }
 
     pub fn event_by_name(&self, name: &str) -> Option<EventCard> {
-        self.events.iter().position(|e| e.name == name).map(|i| EventCard(i as u8))
+        self.events
+            .iter()
+            .position(|e| e.name == name)
+            .map(|i| EventCard(i as u8))
     }
 }

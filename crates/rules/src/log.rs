@@ -67,45 +67,161 @@ pub enum Modifier {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum LogEntry {
-    GameStarted { mode: Mode, balance: Option<Faction> },
-    CharactersChosen { faction: Faction, characters: Option<CardMask> },
-    DeckShuffled { faction: Faction, reason: ShuffleReason },
-    RoundStarted { round: u32, event: EventCard },
-    StrategyChosen { target: Faction, chooser: Chooser, strategy: Option<Strategy>, revealed: bool },
-    StruggleStarted { first: Faction },
-    CardPlayed { faction: Faction, card: Card },
+    GameStarted {
+        mode: Mode,
+        balance: Option<Faction>,
+    },
+    CharactersChosen {
+        faction: Faction,
+        characters: Option<CardMask>,
+    },
+    DeckShuffled {
+        faction: Faction,
+        reason: ShuffleReason,
+    },
+    RoundStarted {
+        round: u32,
+        event: EventCard,
+    },
+    StrategyChosen {
+        target: Faction,
+        chooser: Chooser,
+        strategy: Option<Strategy>,
+        revealed: bool,
+    },
+    StruggleStarted {
+        first: Faction,
+    },
+    CardPlayed {
+        faction: Faction,
+        card: Card,
+    },
     /// the discard pile was shuffled and placed beneath the deck.
-    DiscardPileUnderDeck { faction: Faction, cards: u32 },
-    PowerUsed { faction: Faction, card: Card, banned: bool },
-    CardDiscarded { card: CardRef, from: Zone, by: Faction },
-    CardExhausted { card: CardRef, by: Faction },
-    CardReadied { faction: Faction, card: Card, influence_left: u32 },
-    Passed { faction: Faction },
-    InfluenceGained { faction: Faction, amount: u32, total: u32 },
-    InfluenceLost { faction: Faction, amount: u32, total: u32 },
+    DiscardPileUnderDeck {
+        faction: Faction,
+        cards: u32,
+    },
+    PowerUsed {
+        faction: Faction,
+        card: Card,
+        banned: bool,
+    },
+    CardDiscarded {
+        card: CardRef,
+        from: Zone,
+        by: Faction,
+    },
+    CardExhausted {
+        card: CardRef,
+        by: Faction,
+    },
+    CardReadied {
+        faction: Faction,
+        card: Card,
+        influence_left: u32,
+    },
+    Passed {
+        faction: Faction,
+    },
+    InfluenceGained {
+        faction: Faction,
+        amount: u32,
+        total: u32,
+    },
+    InfluenceLost {
+        faction: Faction,
+        amount: u32,
+        total: u32,
+    },
     /// Someone privately looked at the top `count` cards of a deck.
-    DeckLooked { by: Faction, deck: Faction, count: u32, cards: Option<CardMask> },
+    DeckLooked {
+        by: Faction,
+        deck: Faction,
+        count: u32,
+        cards: Option<CardMask>,
+    },
     /// Someone looked through a whole deck (Han Solo, IG-88).
-    DeckSearched { by: Faction, deck: Faction },
+    DeckSearched {
+        by: Faction,
+        deck: Faction,
+    },
     /// A card was put on top of a deck; `card` is known to whoever saw it.
-    CardOnTop { by: Faction, deck: Faction, card: Option<Card>, from: Zone },
-    CardToPlayArea { faction: Faction, card: Card, from: Zone },
-    CharacterToReserve { faction: Faction, card: Option<Card>, from: Zone },
-    ReserveToDeck { faction: Faction, card: Option<Card> },
-    StrategyDiscarded { faction: Faction, strategy: Strategy, by: Faction },
-    StrategiesRetrieved { faction: Faction },
-    NewStrategyChosen { faction: Faction, strategy: Option<Strategy> },
-    StruggleEnded { reason: StruggleEnd },
-    StrategiesRevealed { strategies: [Option<Strategy>; 2], totals: [u32; 2], eligible: [bool; 2] },
-    DirectAssault { faction: Faction, total: u32 },
-    RoundDecided { result: RoundResult },
-    EventWon { faction: Faction, event: EventCard, vp: u32, influence: u32 },
-    EventToBottom { event: EventCard },
-    EventsReordered { by: Faction, count: u32, order: Option<EventOrder> },
-    ModifierSet { faction: Faction, modifier: Modifier },
-    BalanceToken { faction: Faction, moved: bool },
-    StrategyUsed { faction: Faction, strategy: Strategy },
-    GameOver { outcome: Outcome },
+    CardOnTop {
+        by: Faction,
+        deck: Faction,
+        card: Option<Card>,
+        from: Zone,
+    },
+    CardToPlayArea {
+        faction: Faction,
+        card: Card,
+        from: Zone,
+    },
+    CharacterToReserve {
+        faction: Faction,
+        card: Option<Card>,
+        from: Zone,
+    },
+    ReserveToDeck {
+        faction: Faction,
+        card: Option<Card>,
+    },
+    StrategyDiscarded {
+        faction: Faction,
+        strategy: Strategy,
+        by: Faction,
+    },
+    StrategiesRetrieved {
+        faction: Faction,
+    },
+    NewStrategyChosen {
+        faction: Faction,
+        strategy: Option<Strategy>,
+    },
+    StruggleEnded {
+        reason: StruggleEnd,
+    },
+    StrategiesRevealed {
+        strategies: [Option<Strategy>; 2],
+        totals: [u32; 2],
+        eligible: [bool; 2],
+    },
+    DirectAssault {
+        faction: Faction,
+        total: u32,
+    },
+    RoundDecided {
+        result: RoundResult,
+    },
+    EventWon {
+        faction: Faction,
+        event: EventCard,
+        vp: u32,
+        influence: u32,
+    },
+    EventToBottom {
+        event: EventCard,
+    },
+    EventsReordered {
+        by: Faction,
+        count: u32,
+        order: Option<EventOrder>,
+    },
+    ModifierSet {
+        faction: Faction,
+        modifier: Modifier,
+    },
+    BalanceToken {
+        faction: Faction,
+        moved: bool,
+    },
+    StrategyUsed {
+        faction: Faction,
+        strategy: Strategy,
+    },
+    GameOver {
+        outcome: Outcome,
+    },
 }
 
 /// A recorded step of the game, possibly holding a secret. Not serializable: see [`Event::project`].
@@ -119,17 +235,29 @@ pub struct Event {
 impl Event {
     /// An event everyone may see in full.
     pub(crate) fn public(entry: LogEntry) -> Event {
-        Event { full: entry, audience: Audience::EVERYONE, redacted: entry }
+        Event {
+            full: entry,
+            audience: Audience::EVERYONE,
+            redacted: entry,
+        }
     }
 
     /// An event whose `full` form only `audience` may see; everyone else sees `redacted`.
     pub(crate) fn secret(audience: Audience, full: LogEntry, redacted: LogEntry) -> Event {
-        Event { full, audience, redacted }
+        Event {
+            full,
+            audience,
+            redacted,
+        }
     }
 
     /// The entry `viewer` may see.
     pub fn project(&self, viewer: Viewer) -> LogEntry {
-        if self.audience.contains(viewer) { self.full } else { self.redacted }
+        if self.audience.contains(viewer) {
+            self.full
+        } else {
+            self.redacted
+        }
     }
 
     /// Whether everyone sees the same entry.

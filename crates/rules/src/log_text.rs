@@ -1,8 +1,8 @@
 //! Plain-English sentences for log entries ("Imperial used Recon 3 on the Rebel deck…"). Clients
 //! localize from the structured [`LogEntry`]; this text serves the command line and tests.
 
-use crate::catalog::{Card, Catalog, EventCard};
 use crate::cards::{CardMask, CardRef};
+use crate::catalog::{Card, Catalog, EventCard};
 use crate::faction::Faction;
 use crate::log::{Chooser, LogEntry, Modifier, ShuffleReason, StruggleEnd, Zone};
 use crate::view::{OutcomeReason, WinReason};
@@ -20,7 +20,10 @@ fn event(cat: &Catalog, e: EventCard) -> &str {
 }
 
 fn cards(cat: &Catalog, m: CardMask) -> String {
-    m.iter().map(|c| card(cat, c).to_string()).collect::<Vec<_>>().join(", ")
+    m.iter()
+        .map(|c| card(cat, c).to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn zone(z: Zone) -> &'static str {
@@ -50,10 +53,16 @@ impl LogEntry {
                 },
                 side(balance)
             ),
-            CharactersChosen { faction, characters: Some(c) } => {
+            CharactersChosen {
+                faction,
+                characters: Some(c),
+            } => {
                 format!("{} chose their characters: {}.", faction.name(), cards(cat, c))
             }
-            CharactersChosen { faction, characters: None } => format!("{} chose their characters.", faction.name()),
+            CharactersChosen {
+                faction,
+                characters: None,
+            } => format!("{} chose their characters.", faction.name()),
             DeckShuffled { faction, reason } => format!(
                 "{} shuffled their deck{}.",
                 faction.name(),
@@ -64,7 +73,12 @@ impl LogEntry {
                 }
             ),
             RoundStarted { round, event: e } => format!("Round {round}: the event is {}.", event(cat, e)),
-            StrategyChosen { target, chooser, strategy, revealed } => {
+            StrategyChosen {
+                target,
+                chooser,
+                strategy,
+                revealed,
+            } => {
                 let who = match chooser {
                     Chooser::Owner => format!("{} chose a strategy", target.name()),
                     Chooser::Opponent => format!("{} chose the {} strategy", target.opponent().name(), target.name()),
@@ -79,11 +93,22 @@ impl LogEntry {
             StruggleStarted { first } => format!("The struggle begins; {} goes first.", first.name()),
             CardPlayed { faction, card: c } => format!("{} played {}.", faction.name(), card(cat, c)),
             DiscardPileUnderDeck { faction, cards } => {
-                format!("{} shuffled their discard pile ({cards} cards) beneath their deck.", faction.name())
+                format!(
+                    "{} shuffled their discard pile ({cards} cards) beneath their deck.",
+                    faction.name()
+                )
             }
-            PowerUsed { faction, card: c, banned } => {
+            PowerUsed {
+                faction,
+                card: c,
+                banned,
+            } => {
                 if banned {
-                    format!("{} exhausted {}; its power is banned this round.", faction.name(), card(cat, c))
+                    format!(
+                        "{} exhausted {}; its power is banned this round.",
+                        faction.name(),
+                        card(cat, c)
+                    )
                 } else {
                     format!("{} used {}.", faction.name(), card(cat, c))
                 }
@@ -92,7 +117,11 @@ impl LogEntry {
                 format!("{} discarded {} from the {}.", by.name(), card_ref(cat, c), zone(from))
             }
             CardExhausted { card: c, by } => format!("{} exhausted {}.", by.name(), card_ref(cat, c)),
-            CardReadied { faction, card: c, influence_left } => format!(
+            CardReadied {
+                faction,
+                card: c,
+                influence_left,
+            } => format!(
                 "{} spent 1 influence to ready {} ({influence_left} left).",
                 faction.name(),
                 card(cat, c)
@@ -104,17 +133,31 @@ impl LogEntry {
             InfluenceLost { faction, amount, total } => {
                 format!("{} lost {amount} influence (now {total}).", faction.name())
             }
-            DeckLooked { by, deck, count, cards: seen } => match seen {
+            DeckLooked {
+                by,
+                deck,
+                count,
+                cards: seen,
+            } => match seen {
                 Some(m) if count > 0 => format!(
                     "{} looked at the top of the {} deck: {}.",
                     by.name(),
                     deck.name(),
                     cards(cat, m)
                 ),
-                _ => format!("{} looked at the top {count} card(s) of the {} deck.", by.name(), deck.name()),
+                _ => format!(
+                    "{} looked at the top {count} card(s) of the {} deck.",
+                    by.name(),
+                    deck.name()
+                ),
             },
             DeckSearched { by, deck } => format!("{} looked through the {} deck.", by.name(), deck.name()),
-            CardOnTop { by, deck, card: c, from } => match c {
+            CardOnTop {
+                by,
+                deck,
+                card: c,
+                from,
+            } => match c {
                 Some(c) => format!(
                     "{} put {} from the {} on top of the {} deck.",
                     by.name(),
@@ -125,18 +168,44 @@ impl LogEntry {
                 None => format!("{} put a card on top of the {} deck.", by.name(), deck.name()),
             },
             CardToPlayArea { faction, card: c, from } => {
-                format!("{} put {} from their {} into play.", faction.name(), card(cat, c), zone(from))
+                format!(
+                    "{} put {} from their {} into play.",
+                    faction.name(),
+                    card(cat, c),
+                    zone(from)
+                )
             }
             CharacterToReserve { faction, card: c, from } => match c {
-                Some(c) => format!("{} moved {} from their {} to their reserve.", faction.name(), card(cat, c), zone(from)),
-                None => format!("{} moved a character from their {} to their reserve.", faction.name(), zone(from)),
+                Some(c) => format!(
+                    "{} moved {} from their {} to their reserve.",
+                    faction.name(),
+                    card(cat, c),
+                    zone(from)
+                ),
+                None => format!(
+                    "{} moved a character from their {} to their reserve.",
+                    faction.name(),
+                    zone(from)
+                ),
             },
             ReserveToDeck { faction, card: c } => match c {
-                Some(c) => format!("{} shuffled {} from their reserve into their deck.", faction.name(), card(cat, c)),
-                None => format!("{} shuffled a character from their reserve into their deck.", faction.name()),
+                Some(c) => format!(
+                    "{} shuffled {} from their reserve into their deck.",
+                    faction.name(),
+                    card(cat, c)
+                ),
+                None => format!(
+                    "{} shuffled a character from their reserve into their deck.",
+                    faction.name()
+                ),
             },
             StrategyDiscarded { faction, strategy, by } => {
-                format!("{} sent the {} strategy {} to the used strategies.", by.name(), faction.name(), strategy.name())
+                format!(
+                    "{} sent the {} strategy {} to the used strategies.",
+                    by.name(),
+                    faction.name(),
+                    strategy.name()
+                )
             }
             StrategiesRetrieved { faction } => format!("{} retrieved all five strategies.", faction.name()),
             NewStrategyChosen { faction, strategy } => match strategy {
@@ -147,17 +216,29 @@ impl LogEntry {
                 StruggleEnd::BothPassed => "Both players passed: the struggle ends.".into(),
                 StruggleEnd::ActionLimit => "The struggle reached its action limit and ends.".into(),
             },
-            StrategiesRevealed { strategies, totals, eligible } => {
+            StrategiesRevealed {
+                strategies,
+                totals,
+                eligible,
+            } => {
                 let one = |i: usize, f: Faction| {
                     format!(
                         "{} {} (total {}{})",
                         f.name(),
                         strategies[i].map_or("no strategy", |s| s.name()),
                         totals[i],
-                        if eligible[i] { "" } else { ", over the objective: it does not resolve" }
+                        if eligible[i] {
+                            ""
+                        } else {
+                            ", over the objective: it does not resolve"
+                        }
                     )
                 };
-                format!("Strategies revealed: {}; {}.", one(0, Faction::Rebel), one(1, Faction::Imperial))
+                format!(
+                    "Strategies revealed: {}; {}.",
+                    one(0, Faction::Rebel),
+                    one(1, Faction::Imperial)
+                )
             }
             DirectAssault { faction, total } => format!("Direct Assault: {} total is now {total}.", faction.name()),
             RoundDecided { result } => {
@@ -176,21 +257,42 @@ impl LogEntry {
                     result.objective
                 )
             }
-            EventWon { faction, event: e, vp, influence } => {
-                format!("{} won {} ({vp} VP, {influence} influence).", faction.name(), event(cat, e))
+            EventWon {
+                faction,
+                event: e,
+                vp,
+                influence,
+            } => {
+                format!(
+                    "{} won {} ({vp} VP, {influence} influence).",
+                    faction.name(),
+                    event(cat, e)
+                )
             }
-            EventToBottom { event: e } => format!("Nobody won; {} goes to the bottom of the event deck.", event(cat, e)),
+            EventToBottom { event: e } => {
+                format!("Nobody won; {} goes to the bottom of the event deck.", event(cat, e))
+            }
             EventsReordered { by, count, order } => match order {
                 Some(o) => format!(
                     "{} put the top {count} events in this order: {}.",
                     by.name(),
-                    o.iter().map(|e| event(cat, e).to_string()).collect::<Vec<_>>().join(", ")
+                    o.iter()
+                        .map(|e| event(cat, e).to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
-                None => format!("{} looked at the top {count} events and put them back in some order.", by.name()),
+                None => format!(
+                    "{} looked at the top {count} events and put them back in some order.",
+                    by.name()
+                ),
             },
             ModifierSet { faction, modifier } => match modifier {
                 Modifier::Infiltrated => {
-                    format!("Next round {} chooses the {} strategy.", faction.opponent().name(), faction.name())
+                    format!(
+                        "Next round {} chooses the {} strategy.",
+                        faction.opponent().name(),
+                        faction.name()
+                    )
                 }
                 Modifier::Diversion => format!("Next round the {} strategy is drawn at random.", faction.name()),
                 Modifier::Located => format!("Next round {} chooses and reveals first.", faction.name()),
@@ -202,7 +304,9 @@ impl LogEntry {
                     format!("The balance token stays on {}.", faction.name())
                 }
             }
-            StrategyUsed { faction, strategy } => format!("{} {} goes to the used strategies.", faction.name(), strategy.name()),
+            StrategyUsed { faction, strategy } => {
+                format!("{} {} goes to the used strategies.", faction.name(), strategy.name())
+            }
             GameOver { outcome } => {
                 let how = match outcome.reason {
                     OutcomeReason::VictoryPoints => "with 7 victory points",

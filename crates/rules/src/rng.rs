@@ -14,7 +14,6 @@ impl GameRng {
     pub fn seed_from_u64(seed: u64) -> GameRng {
         GameRng(ChaCha20Rng::seed_from_u64(seed))
     }
-
 }
 
 impl Clone for GameRng {

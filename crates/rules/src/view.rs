@@ -239,7 +239,14 @@ impl Game {
             round: self.round,
             event: self.event.map(|event| {
                 let e = self.cat.event(event);
-                EventView { event, capacity: e.capacity, objective: e.objective, vp: e.vp, influence: e.influence, effect: e.effect }
+                EventView {
+                    event,
+                    capacity: e.capacity,
+                    objective: e.objective,
+                    vp: e.vp,
+                    influence: e.influence,
+                    effect: e.effect,
+                }
             }),
             event_deck_size: self.event_deck.len() as u32,
             known_next_events: self.event_deck.iter().rev().take(known_events).copied().collect(),
@@ -276,15 +283,31 @@ impl Game {
             influence: p.influence,
             vp: self.vp(f),
             won_events: p.won.clone(),
-            play_area: p.play.iter().map(|c| CardInPlay { card: c.card, ready: c.ready, value: self.value(*c) }).collect(),
+            play_area: p
+                .play
+                .iter()
+                .map(|c| CardInPlay {
+                    card: c.card,
+                    ready: c.ready,
+                    value: self.value(*c),
+                })
+                .collect(),
             total: self.total(f),
             capacity_left: self.capacity().saturating_sub(p.play.len()) as u32,
             deck_size: p.deck.len() as u32,
-            deck_top: if p.top_known.contains(viewer) { p.deck.last().copied() } else { None },
+            deck_top: if p.top_known.contains(viewer) {
+                p.deck.last().copied()
+            } else {
+                None
+            },
             deck_contents: own.then(|| self.deck_mask(f)),
             discard_pile: p.discard.clone(),
             reserve_size: p.reserve.len() as u32,
-            reserve_known: if own { p.reserve } else { p.reserve_public.intersect(p.reserve) },
+            reserve_known: if own {
+                p.reserve
+            } else {
+                p.reserve_public.intersect(p.reserve)
+            },
             characters_chosen: p.characters.is_some(),
             characters: if own { p.characters } else { None },
             unused_strategies: unused_known.then(|| p.unused.iter().collect()),
@@ -307,15 +330,18 @@ impl Game {
                 Some(cards.map(|c| CardRef::new(f, c)).collect())
             };
             match p.step {
-                PendingStep::ReconDiscard { deck, seen } => (refs(deck, &mut self.top_cards(deck, seen as usize)), None),
+                PendingStep::ReconDiscard { deck, seen } => {
+                    (refs(deck, &mut self.top_cards(deck, seen as usize)), None)
+                }
                 PendingStep::Ig88Pick { deck } => (refs(deck, &mut self.deck_mask(deck).iter()), None),
                 PendingStep::SearchDeckForCard => (refs(me, &mut self.deck_mask(me).iter()), None),
                 PendingStep::JabbaDiscard { saw_top: true } | PendingStep::JabbaPlay => {
                     (refs(me, &mut self.top_cards(me, 1)), None)
                 }
-                PendingStep::ReorderEvents { count } => {
-                    (None, Some(self.event_deck.iter().rev().take(count as usize).copied().collect()))
-                }
+                PendingStep::ReorderEvents { count } => (
+                    None,
+                    Some(self.event_deck.iter().rev().take(count as usize).copied().collect()),
+                ),
                 _ => (None, None),
             }
         } else {
@@ -326,6 +352,13 @@ impl Game {
             self.options_into(p, &mut out);
             out
         });
-        Some(PendingView { owner: p.owner, source: p.source, step: p.step, options, seen_cards, seen_events })
+        Some(PendingView {
+            owner: p.owner,
+            source: p.source,
+            step: p.step,
+            options,
+            seen_cards,
+            seen_events,
+        })
     }
 }

@@ -41,7 +41,11 @@ impl Game {
                     for bits in 0u32..(1 << CHARACTERS_PER_FACTION) {
                         if bits.count_ones() as usize == CHARACTERS_CHOSEN {
                             let characters = CardMask::of(
-                                chars.iter().enumerate().filter(|(i, _)| bits & (1 << i) != 0).map(|(_, c)| *c),
+                                chars
+                                    .iter()
+                                    .enumerate()
+                                    .filter(|(i, _)| bits & (1 << i) != 0)
+                                    .map(|(_, c)| *c),
                             );
                             out.push(Action::ChooseCharacters { characters });
                         }
@@ -187,6 +191,10 @@ impl Game {
         }
         let mut options = Vec::new();
         self.options_into(p, &mut options);
-        if options.contains(&choice) { Ok(()) } else { Err(RuleError::ChoiceNotOffered) }
+        if options.contains(&choice) {
+            Ok(())
+        } else {
+            Err(RuleError::ChoiceNotOffered)
+        }
     }
 }

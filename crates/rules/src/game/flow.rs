@@ -21,8 +21,14 @@ impl Game {
         self.pm(f).characters = Some(characters);
         self.emit_secret(
             Audience::seat(f),
-            LogEntry::CharactersChosen { faction: f, characters: Some(characters) },
-            LogEntry::CharactersChosen { faction: f, characters: None },
+            LogEntry::CharactersChosen {
+                faction: f,
+                characters: Some(characters),
+            },
+            LogEntry::CharactersChosen {
+                faction: f,
+                characters: None,
+            },
         );
         if Faction::BOTH.iter().all(|f| self.p(*f).characters.is_some()) {
             for f in Faction::BOTH {
@@ -42,7 +48,10 @@ impl Game {
         p.reserve = CardMask::of(Card::characters_of(f).filter(|c| !chosen.contains(*c)));
         p.reserve_public = CardMask::EMPTY;
         self.shuffle_deck(f);
-        self.emit(LogEntry::DeckShuffled { faction: f, reason: ShuffleReason::Setup });
+        self.emit(LogEntry::DeckShuffled {
+            faction: f,
+            reason: ShuffleReason::Setup,
+        });
     }
 
     // ----- Planning -----
@@ -60,7 +69,10 @@ impl Game {
         }
         self.event = Some(event);
         self.phase = Phase::Planning;
-        self.emit(LogEntry::RoundStarted { round: self.round, event });
+        self.emit(LogEntry::RoundStarted {
+            round: self.round,
+            event,
+        });
         for f in Faction::BOTH {
             let p = self.pm(f);
             p.modifiers = std::mem::take(&mut p.next_modifiers);
@@ -81,7 +93,10 @@ impl Game {
     /// Targets whose strategy may be chosen now: a located player's comes first.
     pub(crate) fn open_strategy_targets(&self) -> [bool; 2] {
         let unchosen = |f: Faction| self.p(f).chosen.is_none();
-        if let Some(l) = Faction::BOTH.into_iter().find(|f| self.p(*f).modifiers.located && unchosen(*f)) {
+        if let Some(l) = Faction::BOTH
+            .into_iter()
+            .find(|f| self.p(*f).modifiers.located && unchosen(*f))
+        {
             let mut open = [false; 2];
             open[l.index()] = true;
             return open;
@@ -123,7 +138,11 @@ impl Game {
     }
 
     pub(crate) fn choose_strategy(&mut self, seat: Faction, target: Faction, s: Strategy) {
-        let chooser = if seat == target { Chooser::Owner } else { Chooser::Opponent };
+        let chooser = if seat == target {
+            Chooser::Owner
+        } else {
+            Chooser::Opponent
+        };
         self.set_strategy(target, s, chooser);
         self.advance_planning();
     }
@@ -143,8 +162,18 @@ impl Game {
         p.chosen_known = known;
         self.emit_secret(
             known,
-            LogEntry::StrategyChosen { target, chooser, strategy: Some(s), revealed },
-            LogEntry::StrategyChosen { target, chooser, strategy: None, revealed },
+            LogEntry::StrategyChosen {
+                target,
+                chooser,
+                strategy: Some(s),
+                revealed,
+            },
+            LogEntry::StrategyChosen {
+                target,
+                chooser,
+                strategy: None,
+                revealed,
+            },
         );
     }
 
@@ -164,7 +193,11 @@ impl Game {
         p.play[i].ready = false;
         let power = self.cat.card(card).power;
         let banned = self.is_banned(power);
-        self.emit(LogEntry::PowerUsed { faction: f, card, banned });
+        self.emit(LogEntry::PowerUsed {
+            faction: f,
+            card,
+            banned,
+        });
         if !banned {
             self.resolve_power(f, card);
         }
@@ -179,7 +212,11 @@ impl Game {
         p.play[i] = InPlay { card, ready: true };
         p.influence -= 1;
         let influence_left = p.influence;
-        self.emit(LogEntry::CardReadied { faction: f, card, influence_left });
+        self.emit(LogEntry::CardReadied {
+            faction: f,
+            card,
+            influence_left,
+        });
         self.finish_action(false);
     }
 
@@ -259,14 +296,20 @@ impl Game {
             reason: None,
             vp_after: [0; 2],
         });
-        self.emit(LogEntry::StrategiesRevealed { strategies, totals, eligible });
+        self.emit(LogEntry::StrategiesRevealed {
+            strategies,
+            totals,
+            eligible,
+        });
         self.dominance_step = DominanceStep::Support(0);
         self.continue_dominance();
     }
 
     /// Whether `f`'s strategy is `s` and resolves (R-5.1: eligible players only).
     fn resolves(&self, f: Faction, s: Strategy) -> bool {
-        self.results.last().is_some_and(|r| r.eligible[f.index()] && r.strategies[f.index()] == Some(s))
+        self.results
+            .last()
+            .is_some_and(|r| r.eligible[f.index()] && r.strategies[f.index()] == Some(s))
     }
 
     pub(crate) fn continue_dominance(&mut self) {
@@ -281,7 +324,13 @@ impl Game {
                     let first = self.balance.unwrap_or(Faction::Rebel);
                     let f = if n == 0 { first } else { first.opponent() };
                     if self.resolves(f, Strategy::Support) {
-                        self.offer(Pending { owner: f, source: ChoiceSource::Strategy { strategy: Strategy::Support }, step: Step::AddReserveCharacter });
+                        self.offer(Pending {
+                            owner: f,
+                            source: ChoiceSource::Strategy {
+                                strategy: Strategy::Support,
+                            },
+                            step: Step::AddReserveCharacter,
+                        });
                     }
                 }
                 DominanceStep::Support(_) => {
@@ -305,14 +354,19 @@ impl Game {
 
     ///
     fn determine_victory(&mut self) {
-        let Some(mut r) = self.results.last().copied() else { return };
+        let Some(mut r) = self.results.last().copied() else {
+            return;
+        };
         let obj = r.objective;
         // Direct Assault adds 2 (Support already resolved).
         for f in Faction::BOTH {
             if self.resolves(f, Strategy::DirectAssault) {
                 r.direct_assault[f.index()] = true;
                 r.totals[f.index()] += 2;
-                self.emit(LogEntry::DirectAssault { faction: f, total: r.totals[f.index()] });
+                self.emit(LogEntry::DirectAssault {
+                    faction: f,
+                    total: r.totals[f.index()],
+                });
             }
         }
         r.bust = r.totals.map(|t| t > obj);
@@ -328,10 +382,17 @@ impl Game {
         };
         r.would_be_winner = would_be;
         // exactly one resolving Deception and nobody bust swaps the result.
-        let deceivers = Faction::BOTH.iter().filter(|f| self.resolves(**f, Strategy::Deception)).count();
+        let deceivers = Faction::BOTH
+            .iter()
+            .filter(|f| self.resolves(**f, Strategy::Deception))
+            .count();
         let swap = deceivers == 1 && r.bust == [false, false];
         r.deception = swap;
-        r.winner = if swap { would_be.map(Faction::opponent) } else { would_be };
+        r.winner = if swap {
+            would_be.map(Faction::opponent)
+        } else {
+            would_be
+        };
         r.reason = Some(if swap { WinReason::Deception } else { reason });
         if let Some(last) = self.results.last_mut() {
             *last = r;
@@ -358,7 +419,12 @@ impl Game {
         match winner {
             Some(w) => {
                 self.pm(w).won.push(event);
-                self.emit(LogEntry::EventWon { faction: w, event, vp: info.vp, influence: info.influence });
+                self.emit(LogEntry::EventWon {
+                    faction: w,
+                    event,
+                    vp: info.vp,
+                    influence: info.influence,
+                });
                 if info.influence > 0 {
                     self.gain_influence(w, info.influence);
                 }
@@ -396,22 +462,42 @@ impl Game {
             EventEffect::WinnerReordersTopThreeEvents => {
                 let count = self.event_deck.len().min(3) as u8;
                 if count > 0 {
-                    self.offer(Pending { owner: w, source, step: Step::ReorderEvents { count } });
+                    self.offer(Pending {
+                        owner: w,
+                        source,
+                        step: Step::ReorderEvents { count },
+                    });
                 }
             }
             EventEffect::LoserStrategyRandomNextRound => self.set_modifier(l, Modifier::Diversion),
             EventEffect::WinnerDiscardsLoserUnusedStrategy => {
-                self.offer(Pending { owner: w, source, step: Step::DisplayOfPower });
+                self.offer(Pending {
+                    owner: w,
+                    source,
+                    step: Step::DisplayOfPower,
+                });
             }
             EventEffect::LoserMovesCharacterToReserve => {
-                self.offer(Pending { owner: l, source, step: Step::CharacterToReserve });
+                self.offer(Pending {
+                    owner: l,
+                    source,
+                    step: Step::CharacterToReserve,
+                });
             }
             EventEffect::WinnerMovesCharacterToReserve => {
-                self.offer(Pending { owner: w, source, step: Step::CharacterToReserve });
+                self.offer(Pending {
+                    owner: w,
+                    source,
+                    step: Step::CharacterToReserve,
+                });
             }
             EventEffect::LoserStrategyFirstNextRound => self.set_modifier(l, Modifier::Located),
             EventEffect::WinnerMayAddReserveCharacter => {
-                self.offer(Pending { owner: w, source, step: Step::AddReserveCharacter });
+                self.offer(Pending {
+                    owner: w,
+                    source,
+                    step: Step::AddReserveCharacter,
+                });
             }
             EventEffect::WinnerRetrievesAllStrategies => {
                 // this round's strategy included, so has nothing to move.
@@ -439,7 +525,10 @@ impl Game {
             p.deck.append(&mut p.discard);
             p.deck.shuffle(&mut self.rng);
             p.top_known = Audience::NOBODY;
-            self.emit(LogEntry::DeckShuffled { faction: f, reason: ShuffleReason::Cleanup });
+            self.emit(LogEntry::DeckShuffled {
+                faction: f,
+                reason: ShuffleReason::Cleanup,
+            });
         }
         // the balance token.
         let vp = Faction::BOTH.map(|f| self.vp(f));
@@ -456,14 +545,20 @@ impl Game {
             self.balance = Some(t);
             self.emit(LogEntry::BalanceToken { faction: t, moved });
         } else if let Some(b) = self.balance {
-            self.emit(LogEntry::BalanceToken { faction: b, moved: false });
+            self.emit(LogEntry::BalanceToken {
+                faction: b,
+                moved: false,
+            });
         }
         // chosen strategies become used.
         for f in Faction::BOTH {
             let p = self.pm(f);
             if let Some(s) = p.chosen.take() {
                 p.used.insert(s);
-                self.emit(LogEntry::StrategyUsed { faction: f, strategy: s });
+                self.emit(LogEntry::StrategyUsed {
+                    faction: f,
+                    strategy: s,
+                });
                 self.retrieve_if_all_used(f);
             }
         }

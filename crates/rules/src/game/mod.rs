@@ -7,7 +7,7 @@ mod pending;
 mod powers;
 mod setup;
 #[cfg(any(test, feature = "testing"))]
-mod scramble;
+mod testing;
 
 use rand::seq::SliceRandom;
 
@@ -20,9 +20,9 @@ use crate::log::{Event, LogEntry, Zone};
 use crate::strategy::{Strategy, StrategySet};
 use crate::view::{Mode, Modifiers, Outcome, RoundResult};
 
-pub use pending::{ChoiceSource, Step as PendingStep};
 pub(crate) use pending::Pending;
-pub use setup::{SetupError, SideSetup, Setup, Start};
+pub use pending::{ChoiceSource, Step as PendingStep};
+pub use setup::{Setup, SetupError, SideSetup, Start};
 
 /// a struggle that reaches this many actions ends as if both players passed.
 pub const STRUGGLE_ACTION_LIMIT: u32 = 400;
@@ -151,7 +151,11 @@ pub struct Game {
 impl Game {
     /// A new game from a seed: every shuffle and random draw comes from it.
     pub fn new(mode: Mode, seed: u64) -> Result<Game, SetupError> {
-        Game::from_setup(&Setup { mode, seed, ..Setup::default() })
+        Game::from_setup(&Setup {
+            mode,
+            seed,
+            ..Setup::default()
+        })
     }
 
     /// Applies `seat`'s action. On error the game is unchanged.
@@ -207,12 +211,19 @@ impl Game {
 
     /// The seats that have something to do now (both during simultaneous choices).
     pub fn seats_to_act(&self) -> Vec<Faction> {
-        Faction::BOTH.into_iter().filter(|f| !self.legal_actions(*f).is_empty()).collect()
+        Faction::BOTH
+            .into_iter()
+            .filter(|f| !self.legal_actions(*f).is_empty())
+            .collect()
     }
 
     /// Victory points of a faction.
     pub fn vp(&self, faction: Faction) -> u32 {
-        self.players[faction.index()].won.iter().map(|e| self.cat.event(*e).vp).sum()
+        self.players[faction.index()]
+            .won
+            .iter()
+            .map(|e| self.cat.event(*e).vp)
+            .sum()
     }
 
     /// A faction's total: the current values of its play area.
@@ -239,7 +250,11 @@ impl Game {
 
     pub(crate) fn value(&self, c: InPlay) -> u32 {
         let info = self.cat.card(c.card);
-        if c.ready { info.ready_value } else { info.exhausted_value }
+        if c.ready {
+            info.ready_value
+        } else {
+            info.exhausted_value
+        }
     }
 
     pub(crate) fn capacity(&self) -> usize {
@@ -325,7 +340,11 @@ impl Game {
             });
         } else {
             p.discard.push(card.card);
-            self.emit(LogEntry::CardDiscarded { card, from: Zone::PlayArea, by });
+            self.emit(LogEntry::CardDiscarded {
+                card,
+                from: Zone::PlayArea,
+                by,
+            });
         }
     }
 
@@ -341,7 +360,11 @@ impl Game {
         let p = self.pm(f);
         p.influence += amount;
         let total = p.influence;
-        self.emit(LogEntry::InfluenceGained { faction: f, amount, total });
+        self.emit(LogEntry::InfluenceGained {
+            faction: f,
+            amount,
+            total,
+        });
     }
 
     /// a player who must lose more influence than they have loses all of it.
@@ -350,7 +373,11 @@ impl Game {
         let lost = amount.min(p.influence);
         p.influence -= lost;
         let total = p.influence;
-        self.emit(LogEntry::InfluenceLost { faction: f, amount: lost, total });
+        self.emit(LogEntry::InfluenceLost {
+            faction: f,
+            amount: lost,
+            total,
+        });
     }
 
     /// whenever all five strategies are used, all five return as unused.
@@ -374,7 +401,10 @@ impl Game {
         self.shuffle_deck(f);
         self.emit_secret(
             Audience::seat(f),
-            LogEntry::ReserveToDeck { faction: f, card: Some(card) },
+            LogEntry::ReserveToDeck {
+                faction: f,
+                card: Some(card),
+            },
             LogEntry::ReserveToDeck { faction: f, card: None },
         );
     }

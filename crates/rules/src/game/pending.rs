@@ -98,11 +98,19 @@ impl Game {
     }
 
     fn ready_refs(&self, f: Faction) -> impl Iterator<Item = CardRef> + '_ {
-        self.p(f).play.iter().filter(|c| c.ready).map(move |c| CardRef::new(f, c.card))
+        self.p(f)
+            .play
+            .iter()
+            .filter(|c| c.ready)
+            .map(move |c| CardRef::new(f, c.card))
     }
 
     fn exhausted_refs(&self, f: Faction) -> impl Iterator<Item = CardRef> + '_ {
-        self.p(f).play.iter().filter(|c| !c.ready).map(move |c| CardRef::new(f, c.card))
+        self.p(f)
+            .play
+            .iter()
+            .filter(|c| !c.ready)
+            .map(move |c| CardRef::new(f, c.card))
     }
 
     /// The top `n` cards of `f`'s deck, top first.
@@ -133,14 +141,21 @@ impl Game {
                 for (i, a) in ready.iter().enumerate() {
                     out.push(Choice::card(*a));
                     for b in &ready[i + 1..] {
-                        out.push(Choice::Cards { cards: CardSet::of([*a, *b]) });
+                        out.push(Choice::Cards {
+                            cards: CardSet::of([*a, *b]),
+                        });
                     }
                 }
             }
             Step::DiscardOwnCardsThenPlay => {
                 let own: Vec<CardRef> = self.play_refs(me).collect();
                 for bits in 0u32..(1 << own.len()) {
-                    let set = CardSet::of(own.iter().enumerate().filter(|(i, _)| bits & (1 << i) != 0).map(|(_, c)| *c));
+                    let set = CardSet::of(
+                        own.iter()
+                            .enumerate()
+                            .filter(|(i, _)| bits & (1 << i) != 0)
+                            .map(|(_, c)| *c),
+                    );
                     out.push(Choice::Cards { cards: set });
                 }
             }
@@ -151,7 +166,9 @@ impl Game {
                 out.extend(theirs.iter().map(|c| Choice::card(*c)));
                 for a in &own {
                     for b in &theirs {
-                        out.push(Choice::Cards { cards: CardSet::of([*a, *b]) });
+                        out.push(Choice::Cards {
+                            cards: CardSet::of([*a, *b]),
+                        });
                     }
                 }
             }
@@ -159,9 +176,15 @@ impl Game {
                 let room = self.has_room(me);
                 for c in self.p(me).reserve.iter() {
                     if room {
-                        out.push(Choice::Character { card: c, to: Destination::PlayArea });
+                        out.push(Choice::Character {
+                            card: c,
+                            to: Destination::PlayArea,
+                        });
                     }
-                    out.push(Choice::Character { card: c, to: Destination::Deck });
+                    out.push(Choice::Character {
+                        card: c,
+                        to: Destination::Deck,
+                    });
                 }
             }
             Step::TakeFromDiscardPile => {
@@ -241,7 +264,13 @@ impl Game {
             }
             Step::CharacterToReserve => {
                 let pl = self.p(me);
-                let mut chars = CardMask::of(pl.deck.iter().copied().chain(pl.discard.iter().copied()).chain(pl.play.iter().map(|c| c.card)));
+                let mut chars = CardMask::of(
+                    pl.deck
+                        .iter()
+                        .copied()
+                        .chain(pl.discard.iter().copied())
+                        .chain(pl.play.iter().map(|c| c.card)),
+                );
                 chars = chars.intersect(CardMask::of(Card::characters_of(me)));
                 out.extend(chars.iter().map(|c| Choice::card(CardRef::new(me, c))));
             }

@@ -11,7 +11,9 @@ use crate::log::{LogEntry, Zone};
 impl Game {
     /// Resolves the power of `actor`'s `card`, which has just been exhausted.
     pub(crate) fn resolve_power(&mut self, actor: Faction, card: Card) {
-        let source = ChoiceSource::Card { card: CardRef::new(actor, card) };
+        let source = ChoiceSource::Card {
+            card: CardRef::new(actor, card),
+        };
         let opp = actor.opponent();
         let offer = |g: &mut Game, owner: Faction, step: Step| g.offer(Pending { owner, source, step });
         match self.cat.card(card).power {
@@ -28,7 +30,10 @@ impl Game {
                 } else {
                     // with a full play area, look through and shuffle, take nothing.
                     self.shuffle_deck(actor);
-                    self.emit(LogEntry::DeckShuffled { faction: actor, reason: crate::log::ShuffleReason::Power });
+                    self.emit(LogEntry::DeckShuffled {
+                        faction: actor,
+                        reason: crate::log::ShuffleReason::Power,
+                    });
                 }
             }
             Power::LandoCalrissian => offer(self, actor, Step::DiscardOwnCardsThenPlay),
@@ -83,8 +88,18 @@ impl Game {
         }
         self.emit_secret(
             Audience::seat(by),
-            LogEntry::DeckLooked { by, deck, count: count as u32, cards: Some(seen) },
-            LogEntry::DeckLooked { by, deck, count: count as u32, cards: None },
+            LogEntry::DeckLooked {
+                by,
+                deck,
+                count: count as u32,
+                cards: Some(seen),
+            },
+            LogEntry::DeckLooked {
+                by,
+                deck,
+                count: count as u32,
+                cards: None,
+            },
         );
         count
     }
@@ -95,7 +110,11 @@ impl Game {
         if let Some(strategy) = p.chosen.take() {
             p.used.insert(strategy);
             p.chosen_known = Audience::seat(owner);
-            self.emit(LogEntry::StrategyDiscarded { faction: owner, strategy, by });
+            self.emit(LogEntry::StrategyDiscarded {
+                faction: owner,
+                strategy,
+                by,
+            });
             self.retrieve_if_all_used(owner);
         }
     }
@@ -104,10 +123,20 @@ impl Game {
     fn general_veers(&mut self, actor: Faction) {
         let Some(top) = self.take_top(actor) else { return };
         self.pm(actor).discard.push(top);
-        self.emit(LogEntry::CardDiscarded { card: CardRef::new(actor, top), from: Zone::DeckTop, by: actor });
+        self.emit(LogEntry::CardDiscarded {
+            card: CardRef::new(actor, top),
+            from: Zone::DeckTop,
+            by: actor,
+        });
         let threshold = self.cat.card(top).ready_value;
         let opp = actor.opponent();
-        let victims: Vec<Card> = self.p(opp).play.iter().filter(|c| self.value(**c) < threshold).map(|c| c.card).collect();
+        let victims: Vec<Card> = self
+            .p(opp)
+            .play
+            .iter()
+            .filter(|c| self.value(**c) < threshold)
+            .map(|c| c.card)
+            .collect();
         for card in victims {
             self.discard_from_play(CardRef::new(opp, card), actor, false);
         }
@@ -156,7 +185,11 @@ impl Game {
                             pl.reserve.remove(card);
                             pl.reserve_public.remove(card);
                             pl.play.push(InPlay { card, ready: true });
-                            self.emit(LogEntry::CardToPlayArea { faction: me, card, from: Zone::Reserve });
+                            self.emit(LogEntry::CardToPlayArea {
+                                faction: me,
+                                card,
+                                from: Zone::Reserve,
+                            });
                         }
                         Destination::Deck => self.reserve_to_deck(me, card),
                     }
@@ -167,8 +200,15 @@ impl Game {
                     let pl = self.pm(c.owner);
                     if let Some(i) = pl.discard.iter().position(|d| *d == c.card) {
                         pl.discard.remove(i);
-                        pl.play.push(InPlay { card: c.card, ready: true });
-                        self.emit(LogEntry::CardToPlayArea { faction: c.owner, card: c.card, from: Zone::DiscardPile });
+                        pl.play.push(InPlay {
+                            card: c.card,
+                            ready: true,
+                        });
+                        self.emit(LogEntry::CardToPlayArea {
+                            faction: c.owner,
+                            card: c.card,
+                            from: Zone::DiscardPile,
+                        });
                     }
                 }
             }
@@ -179,7 +219,12 @@ impl Game {
                         pl.discard.remove(i);
                         pl.deck.push(c.card);
                         pl.top_known = Audience::EVERYONE;
-                        self.emit(LogEntry::CardOnTop { by: actor, deck: c.owner, card: Some(c.card), from: Zone::DiscardPile });
+                        self.emit(LogEntry::CardOnTop {
+                            by: actor,
+                            deck: c.owner,
+                            card: Some(c.card),
+                            from: Zone::DiscardPile,
+                        });
                     }
                 }
             }
@@ -188,7 +233,10 @@ impl Game {
                 for c in picked {
                     self.discard_from_play(c, actor, false);
                 }
-                self.offer(Pending { step: Step::BobaFettExhaust { discarded }, ..p });
+                self.offer(Pending {
+                    step: Step::BobaFettExhaust { discarded },
+                    ..p
+                });
             }
             Step::BobaFettExhaust { .. } => {
                 for c in picked {
@@ -203,7 +251,10 @@ impl Game {
                     } else {
                         let seen = self.look_at_top(me, deck, 2) as u8;
                         if seen > 0 {
-                            self.offer(Pending { step: Step::ReconDiscard { deck, seen }, ..p });
+                            self.offer(Pending {
+                                step: Step::ReconDiscard { deck, seen },
+                                ..p
+                            });
                         }
                     }
                 }
@@ -218,15 +269,29 @@ impl Game {
                     let pl = self.pm(deck);
                     pl.deck.retain(|c| *c != discard.card && *c != top.card);
                     pl.discard.push(discard.card);
-                    self.emit(LogEntry::CardDiscarded { card: discard, from: Zone::Deck, by: me });
+                    self.emit(LogEntry::CardDiscarded {
+                        card: discard,
+                        from: Zone::Deck,
+                        by: me,
+                    });
                     self.shuffle_deck(deck);
                     let pl = self.pm(deck);
                     pl.deck.push(top.card);
                     pl.top_known = Audience::seat(me);
                     self.emit_secret(
                         Audience::seat(me),
-                        LogEntry::CardOnTop { by: me, deck, card: Some(top.card), from: Zone::Deck },
-                        LogEntry::CardOnTop { by: me, deck, card: None, from: Zone::Deck },
+                        LogEntry::CardOnTop {
+                            by: me,
+                            deck,
+                            card: Some(top.card),
+                            from: Zone::Deck,
+                        },
+                        LogEntry::CardOnTop {
+                            by: me,
+                            deck,
+                            card: None,
+                            from: Zone::Deck,
+                        },
                     );
                 }
             }
@@ -234,18 +299,31 @@ impl Game {
                 for c in picked {
                     let pl = self.pm(me);
                     pl.deck.retain(|d| *d != c.card);
-                    pl.play.push(InPlay { card: c.card, ready: true });
-                    self.emit(LogEntry::CardToPlayArea { faction: me, card: c.card, from: Zone::Deck });
+                    pl.play.push(InPlay {
+                        card: c.card,
+                        ready: true,
+                    });
+                    self.emit(LogEntry::CardToPlayArea {
+                        faction: me,
+                        card: c.card,
+                        from: Zone::Deck,
+                    });
                 }
                 self.shuffle_deck(me);
-                self.emit(LogEntry::DeckShuffled { faction: me, reason: crate::log::ShuffleReason::Power });
+                self.emit(LogEntry::DeckShuffled {
+                    faction: me,
+                    reason: crate::log::ShuffleReason::Power,
+                });
             }
             Step::JabbaDiscard { saw_top } => {
                 for c in picked {
                     self.discard_from_play(c, actor, false);
                 }
                 if saw_top {
-                    self.offer(Pending { step: Step::JabbaPlay, ..p });
+                    self.offer(Pending {
+                        step: Step::JabbaPlay,
+                        ..p
+                    });
                 }
             }
             Step::JabbaPlay => {
@@ -261,8 +339,14 @@ impl Game {
                     pl.chosen_known = Audience::seat(me);
                     self.emit_secret(
                         Audience::seat(me),
-                        LogEntry::NewStrategyChosen { faction: me, strategy: Some(strategy) },
-                        LogEntry::NewStrategyChosen { faction: me, strategy: None },
+                        LogEntry::NewStrategyChosen {
+                            faction: me,
+                            strategy: Some(strategy),
+                        },
+                        LogEntry::NewStrategyChosen {
+                            faction: me,
+                            strategy: None,
+                        },
                     );
                 }
             }
@@ -277,7 +361,11 @@ impl Game {
                     let pl = self.pm(loser);
                     pl.unused.remove(strategy);
                     pl.used.insert(strategy);
-                    self.emit(LogEntry::StrategyDiscarded { faction: loser, strategy, by: me });
+                    self.emit(LogEntry::StrategyDiscarded {
+                        faction: loser,
+                        strategy,
+                        by: me,
+                    });
                     self.retrieve_if_all_used(loser);
                 }
             }
@@ -299,8 +387,16 @@ impl Game {
                         self.events_known[me.opponent().index()] = 0;
                         self.emit_secret(
                             Audience::seat(me),
-                            LogEntry::EventsReordered { by: me, count: count as u32, order: Some(events) },
-                            LogEntry::EventsReordered { by: me, count: count as u32, order: None },
+                            LogEntry::EventsReordered {
+                                by: me,
+                                count: count as u32,
+                                order: Some(events),
+                            },
+                            LogEntry::EventsReordered {
+                                by: me,
+                                count: count as u32,
+                                order: None,
+                            },
                         );
                     }
                 }
@@ -312,7 +408,9 @@ impl Game {
     fn recon_discard(&mut self, me: Faction, deck: Faction, card: Card, seen: u8) {
         let pl = self.pm(deck);
         let len = pl.deck.len();
-        let Some(i) = pl.deck.iter().rposition(|c| *c == card) else { return };
+        let Some(i) = pl.deck.iter().rposition(|c| *c == card) else {
+            return;
+        };
         let was_top = i + 1 == len;
         pl.deck.remove(i);
         pl.discard.push(card);
@@ -321,13 +419,27 @@ impl Game {
             (2, false) => pl.top_known.with_seat(me),
             _ => Audience::NOBODY,
         };
-        self.emit(LogEntry::CardDiscarded { card: CardRef::new(deck, card), from: Zone::Deck, by: me });
+        self.emit(LogEntry::CardDiscarded {
+            card: CardRef::new(deck, card),
+            from: Zone::Deck,
+            by: me,
+        });
         if seen == 2 {
             let kept = self.p(deck).deck.last().copied();
             self.emit_secret(
                 Audience::seat(me),
-                LogEntry::CardOnTop { by: me, deck, card: kept, from: Zone::Deck },
-                LogEntry::CardOnTop { by: me, deck, card: None, from: Zone::Deck },
+                LogEntry::CardOnTop {
+                    by: me,
+                    deck,
+                    card: kept,
+                    from: Zone::Deck,
+                },
+                LogEntry::CardOnTop {
+                    by: me,
+                    deck,
+                    card: None,
+                    from: Zone::Deck,
+                },
             );
         }
     }
@@ -341,10 +453,17 @@ impl Game {
             1 => {
                 if let Some(card) = self.take_top(deck) {
                     self.pm(deck).discard.push(card);
-                    self.emit(LogEntry::CardDiscarded { card: CardRef::new(deck, card), from: Zone::Deck, by: me });
+                    self.emit(LogEntry::CardDiscarded {
+                        card: CardRef::new(deck, card),
+                        from: Zone::Deck,
+                        by: me,
+                    });
                 }
             }
-            _ => self.offer(Pending { step: Step::Ig88Pick { deck }, ..p }),
+            _ => self.offer(Pending {
+                step: Step::Ig88Pick { deck },
+                ..p
+            }),
         }
     }
 
@@ -370,12 +489,24 @@ impl Game {
             self.shuffle_deck(f);
             self.emit_secret(
                 Audience::seat(f),
-                LogEntry::CharacterToReserve { faction: f, card: Some(card), from },
-                LogEntry::CharacterToReserve { faction: f, card: None, from },
+                LogEntry::CharacterToReserve {
+                    faction: f,
+                    card: Some(card),
+                    from,
+                },
+                LogEntry::CharacterToReserve {
+                    faction: f,
+                    card: None,
+                    from,
+                },
             );
         } else {
             self.pm(f).reserve_public.insert(card);
-            self.emit(LogEntry::CharacterToReserve { faction: f, card: Some(card), from });
+            self.emit(LogEntry::CharacterToReserve {
+                faction: f,
+                card: Some(card),
+                from,
+            });
         }
     }
 }

@@ -128,8 +128,14 @@ impl Game {
         }
         self.event = Some(self.cat.tutorial_event());
         self.round = 1;
-        self.emit(LogEntry::GameStarted { mode: Mode::Tutorial, balance: None });
-        self.emit(LogEntry::RoundStarted { round: 1, event: self.cat.tutorial_event() });
+        self.emit(LogEntry::GameStarted {
+            mode: Mode::Tutorial,
+            balance: None,
+        });
+        self.emit(LogEntry::RoundStarted {
+            round: 1,
+            event: self.cat.tutorial_event(),
+        });
         self.start_struggle();
         Ok(())
     }
@@ -140,7 +146,9 @@ impl Game {
         for (f, side) in [(Faction::Rebel, &setup.rebel), (Faction::Imperial, &setup.imperial)] {
             won[f.index()] = side.won_events.clone();
         }
-        let taken = |won: &[Vec<EventCard>; 2], e: EventCard| won.iter().flatten().any(|w| *w == e) || setup.event_deck.contains(&e);
+        let taken = |won: &[Vec<EventCard>; 2], e: EventCard| {
+            won.iter().flatten().any(|w| *w == e) || setup.event_deck.contains(&e)
+        };
         for (f, side) in [(Faction::Rebel, &setup.rebel), (Faction::Imperial, &setup.imperial)] {
             if let (Some(vp), true) = (side.vp, side.won_events.is_empty()) {
                 won[f.index()] = self.events_worth(vp, |e| taken(&won, e))?;
@@ -158,12 +166,18 @@ impl Game {
             }
         }
         // the event deck; listed events on top in order, the rest shuffled beneath.
-        let mut rest: Vec<EventCard> = EventCard::all().filter(|e| !setup.event_deck.contains(e) && !all_won.contains(e)).collect();
+        let mut rest: Vec<EventCard> = EventCard::all()
+            .filter(|e| !setup.event_deck.contains(e) && !all_won.contains(e))
+            .collect();
         rest.shuffle(&mut self.rng);
         self.event_deck = rest;
         self.event_deck.extend(setup.event_deck.iter().rev());
         //
-        let random_side = if self.rng.random_range(0..2u8) == 0 { Faction::Rebel } else { Faction::Imperial };
+        let random_side = if self.rng.random_range(0..2u8) == 0 {
+            Faction::Rebel
+        } else {
+            Faction::Imperial
+        };
         self.balance = Some(setup.balance.unwrap_or(random_side));
 
         for (f, side) in [(Faction::Rebel, &setup.rebel), (Faction::Imperial, &setup.imperial)] {
@@ -176,28 +190,46 @@ impl Game {
                 (None, None) => (StrategySet::ALL, StrategySet::EMPTY),
             };
             if !unused.is_disjoint(used) || unused.len() + used.len() != 5 || unused.is_empty() {
-                return invalid(format!("{}: unused and used strategies must split the five, with at least one unused", f.name()));
+                return invalid(format!(
+                    "{}: unused and used strategies must split the five, with at least one unused",
+                    f.name()
+                ));
             }
             let p = self.pm(f);
             p.unused = unused;
             p.used = used;
             p.influence = side.influence.unwrap_or(2);
             p.won = won[f.index()].clone();
-            p.next_modifiers = Modifiers { infiltrated: side.infiltrated, diversion: side.diversion, located: side.located };
+            p.next_modifiers = Modifiers {
+                infiltrated: side.infiltrated,
+                diversion: side.diversion,
+                located: side.located,
+            };
         }
-        if Faction::BOTH.iter().filter(|f| self.p(**f).next_modifiers.located).count() > 1 {
+        if Faction::BOTH
+            .iter()
+            .filter(|f| self.p(**f).next_modifiers.located)
+            .count()
+            > 1
+        {
             return invalid("only one player can be located");
         }
         if let Some(w) = Faction::BOTH.into_iter().find(|f| self.vp(*f) >= super::VP_TO_WIN) {
             return invalid(format!("{} already has 7 VP", w.name()));
         }
-        self.emit(LogEntry::GameStarted { mode: Mode::Full, balance: self.balance });
+        self.emit(LogEntry::GameStarted {
+            mode: Mode::Full,
+            balance: self.balance,
+        });
 
         match setup.start {
             Start::CharacterChoice => {
                 for (f, side) in [(Faction::Rebel, &setup.rebel), (Faction::Imperial, &setup.imperial)] {
                     if side.characters.is_some() || side.reserve.is_some() || !side.deck.is_empty() {
-                        return invalid(format!("{}: characters, reserve and deck order need \"start\": \"planning\"", f.name()));
+                        return invalid(format!(
+                            "{}: characters, reserve and deck order need \"start\": \"planning\"",
+                            f.name()
+                        ));
                     }
                 }
                 if setup.round.is_some() {
@@ -216,7 +248,9 @@ impl Game {
                         (Some(r), None) => r,
                         (None, Some(c)) => CardMask::of(all_chars.iter().filter(|x| !c.contains(*x))),
                         (None, None) => random_reserve,
-                        (Some(_), Some(_)) => return invalid(format!("{}: give either characters or reserve", f.name())),
+                        (Some(_), Some(_)) => {
+                            return invalid(format!("{}: give either characters or reserve", f.name()));
+                        }
                     };
                     if reserve.iter().any(|c| !all_chars.contains(c)) {
                         return invalid(format!("{}: the reserve holds only that side's characters", f.name()));
@@ -241,7 +275,11 @@ impl Game {
             return invalid(format!("{}: a card is listed twice in the deck", f.name()));
         }
         if let Some(c) = top.iter().find(|c| !cards.contains(**c)) {
-            return invalid(format!("{}: {} cannot be in the deck", f.name(), self.cat.card(*c).name));
+            return invalid(format!(
+                "{}: {} cannot be in the deck",
+                f.name(),
+                self.cat.card(*c).name
+            ));
         }
         let mut rest: Vec<Card> = cards.iter().filter(|c| !listed.contains(*c)).collect();
         rest.shuffle(&mut self.rng);

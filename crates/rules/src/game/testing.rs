@@ -1,6 +1,6 @@
-//! Test support for the non-interference guarantee: re-randomize everything one viewer may
-//! not know, keeping the state consistent with what that viewer knows. A correct view and log
-//! projection then look exactly the same before and after.
+//! Test support (feature `testing`, never in production builds): read the hidden state for
+//! assertions, and re-randomize everything one viewer may not know for the non-interference
+//! guarantee — a correct view and log projection look exactly the same before and after.
 
 use rand::RngExt;
 use rand::seq::SliceRandom;
@@ -13,6 +13,29 @@ use crate::faction::{Faction, Viewer};
 use crate::rng::GameRng;
 
 impl Game {
+    /// A deck, top first.
+    pub fn testing_deck(&self, f: Faction) -> Vec<Card> {
+        self.p(f).deck.iter().rev().copied().collect()
+    }
+
+    /// A discard pile, oldest first.
+    pub fn testing_discard(&self, f: Faction) -> Vec<Card> {
+        self.p(f).discard.clone()
+    }
+
+    pub fn testing_reserve(&self, f: Faction) -> CardMask {
+        self.p(f).reserve
+    }
+
+    pub fn testing_chosen_strategy(&self, f: Faction) -> Option<crate::strategy::Strategy> {
+        self.p(f).chosen
+    }
+
+    /// The event deck, top first.
+    pub fn testing_event_deck(&self) -> Vec<crate::catalog::EventCard> {
+        self.event_deck.iter().rev().copied().collect()
+    }
+
     /// Re-randomizes deck orders, reserves, character choices, unrevealed strategies, the event
     /// deck order, privately seen cards in the log and the future random stream — all except what
     /// `viewer` knows.
