@@ -1,0 +1,30 @@
+//! Messages from a browser (or bot) to the server.
+
+use evr_rules::Action;
+use serde::{Deserialize, Serialize};
+
+/// A client message.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+pub enum ClientMsg {
+    /// First message on a connection. `token`: the seat token (absent for spectators).
+    /// `last_seq`: the last update this client saw, to resume after a reconnect.
+    Hello {
+        version: u32,
+        token: Option<String>,
+        last_seq: Option<u32>,
+    },
+    /// A game action, decided on the view of update `based_on`. `action_id` is chosen by the client
+    /// and makes the action idempotent: sending it again does not apply it twice.
+    Action {
+        based_on: u32,
+        action_id: String,
+        action: Action,
+    },
+    /// Ask for (or accept) a rematch once the game is over; sides swap.
+    Rematch,
+    /// Claim the win after the opponent stayed disconnected past the grace period.
+    ClaimWin,
+    /// Keep-alive; answered with `pong`.
+    Ping,
+}

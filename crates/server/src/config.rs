@@ -1,0 +1,63 @@
+//! Server settings: flags and environment variables in one struct, validated once.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Parser;
+
+/// EvR Online match server.
+#[derive(Clone, Debug, Parser)]
+#[command(name = "evr-server", version, about)]
+pub struct Config {
+    /// Address to listen on.
+    #[arg(long, env = "EVR_BIND", default_value = "127.0.0.1:8080")]
+    pub bind: SocketAddr,
+    /// The public origin of the site (e.g. https://evr.example). WebSocket upgrades from browsers
+    /// with another `Origin` are refused. Empty: accept any origin (development).
+    #[arg(long, env = "EVR_PUBLIC_ORIGIN", default_value = "")]
+    pub public_origin: String,
+    /// Directory for the embedded SQLite database; created on first start.
+    #[arg(long, env = "EVR_DATA_DIR", default_value = "data")]
+    pub data_dir: PathBuf,
+    /// Seconds a disconnected player has before the opponent may claim the win.
+    #[arg(long, env = "EVR_DISCONNECT_GRACE_SECS", default_value_t = 180)]
+    pub disconnect_grace_secs: u64,
+    /// Messages per second a connection may send (burst: twice as many).
+    #[arg(long, env = "EVR_MESSAGES_PER_SECOND", default_value_t = 20)]
+    pub messages_per_second: u32,
+    /// Rooms one IP address may create per minute.
+    #[arg(long, env = "EVR_ROOMS_PER_MINUTE", default_value_t = 10)]
+    pub rooms_per_minute: u32,
+    /// Messages queued for one connection before it is dropped as too slow.
+    #[arg(long, env = "EVR_OUTBOUND_QUEUE", default_value_t = 64)]
+    pub outbound_queue: usize,
+    /// Tests only: every game uses this seed instead of one from the operating system, so that
+    /// two matches can be compared. Never set it in production.
+    #[arg(long, env = "EVR_TEST_FIXED_SEED", hide = true)]
+    pub test_fixed_seed: Option<u64>,
+    /// Log as JSON lines.
+    #[arg(long, env = "EVR_LOG_JSON", default_value_t = false)]
+    pub log_json: bool,
+}
+
+impl Config {
+    pub fn disconnect_grace(&self) -> Duration {
+        Duration::from_secs(self.disconnect_grace_secs)
+    }
+
+    /// Settings for tests and load generators: a fresh data directory, permissive limits.
+    pub fn for_tests(data_dir: PathBuf) -> Config {
+        Config {
+            bind: SocketAddr::from(([127, 0, 0, 1], 0)),
+            public_origin: String::new(),
+            data_dir,
+            disconnect_grace_secs: 180,
+            messages_per_second: 1000,
+            rooms_per_minute: 100_000,
+            outbound_queue: 256,
+            test_fixed_seed: None,
+            log_json: false,
+        }
+    }
+}

@@ -1,0 +1,110 @@
+//! # evr-server — the EvR Online match server
+//!
+//! Private rooms, two seats and spectators over WebSocket; the server owns every match
+//! (`evr-rules`) and sends each connection only its own view. Start it with [`run`] on any
+//! listener (tests bind `127.0.0.1:0`).
+
+mod app;
+pub mod config;
+mod http;
+mod metrics_names;
+mod room;
+pub mod secrets;
+pub mod store;
+mod ws;
+
+use std::net::SocketAddr;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use axum::Router;
+use axum::routing::{get, post};
+use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+
+pub use config::Config;
+pub use http::{CreatedRoom, JoinedRoom};
+
+use crate::app::App;
+use crate::room::{Command, Room};
+use crate::store::SqliteStore;
+
+/// Why the server could not start or stopped with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+    #[error(transparent)]
+    Recovery(#[from] room::RecoveryError),
+    #[error("serving: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// How long shutdown waits for connections to say goodbye.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+
+/// The process-wide metrics recorder (installed once, shared by every server in a process).
+fn prometheus() -> PrometheusHandle {
+    static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
+    HANDLE
+        .get_or_init(|| {
+            let recorder = PrometheusBuilder::new().build_recorder();
+            let handle = recorder.handle();
+            // Another recorder may already be installed (embedding); then our handle renders nothing.
+            let _ = metrics::set_global_recorder(recorder);
+            handle
+        })
+        .clone()
+}
+
+/// Serves until `shutdown` is cancelled: recovers every stored room first, then accepts
+/// connections; on shutdown stops accepting, tells clients, flushes the store and returns.
+pub async fn run(listener: TcpListener, config: Config, shutdown: CancellationToken) -> Result<(), ServerError> {
+    let config = Arc::new(config);
+    let (store, stored) = SqliteStore::open(&config.data_dir)?;
+    let store = Arc::new(store);
+    let app = Arc::new(App::new(config.clone(), store.clone(), prometheus()));
+    let mut recovered = 0usize;
+    for s in stored {
+        let room = Room::recover(s, store.clone(), config.clone())?;
+        let code = room.code().to_string();
+        let handle = room.spawn(&app.tracker);
+        app.insert_room(code, handle);
+        recovered += 1;
+    }
+    tracing::info!(addr = ?listener.local_addr().ok(), recovered, "serving");
+
+    let router = Router::new()
+        .route("/api/rooms", post(http::create_room))
+        .route("/api/rooms/{code}/join", post(http::join_room))
+        .route("/ws/{code}", get(ws::upgrade))
+        .route("/healthz", get(http::healthz))
+        .route("/readyz", get(http::readyz))
+        .route("/metrics", get(http::metrics))
+        .with_state(app.clone());
+
+    let app_for_shutdown = app.clone();
+    let stop = shutdown.clone();
+    axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())
+        .with_graceful_shutdown(async move {
+            stop.cancelled().await;
+            app_for_shutdown.shutdown.cancel();
+        })
+        .await?;
+
+    // Stop accepting is done; tell every room (and so every client), then wait for them.
+    for room in app.all_rooms() {
+        let _ = room.tx.send(Command::Shutdown).await;
+    }
+    if let Ok(mut rooms) = app.rooms.lock() {
+        rooms.clear();
+    }
+    app.tracker.close();
+    if tokio::time::timeout(SHUTDOWN_GRACE, app.tracker.wait()).await.is_err() {
+        tracing::warn!("some connections did not close in time");
+    }
+    store.close();
+    tracing::info!("stopped");
+    Ok(())
+}

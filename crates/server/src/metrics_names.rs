@@ -1,0 +1,9 @@
+//! Names of the Prometheus metrics, in one place.
+
+pub const ROOMS: &str = "evr_rooms";
+pub const CONNECTIONS: &str = "evr_connections";
+pub const ACTIONS: &str = "evr_actions_total";
+pub const ERRORS: &str = "evr_errors_total";
+pub const SLOW_CONSUMERS: &str = "evr_slow_consumers_total";
+/// Seconds from receiving an action to queueing the resulting updates for every connection.
+pub const ACTION_TO_BROADCAST: &str = "evr_action_to_broadcast_seconds";

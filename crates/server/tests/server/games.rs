@@ -1,0 +1,165 @@
+//! Whole games through real WebSockets: two players choosing random legal actions and a
+//! spectator. Every frame each connection received must equal the engine's own view for that
+//! viewer at that moment (the oracle replays the stored seed and action log), and `seq` is
+//! contiguous.
+
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+
+use anyhow::{Context, Result, anyhow, bail};
+use evr_rules::{Action, Faction, Game, Mode, Viewer};
+use rand::{RngExt, SeedableRng};
+use serde_json::{Value, json};
+
+use crate::support::{self, Client};
+
+/// Plays one seat with random legal actions until the game is over. Returns the client (with all
+/// its frames).
+async fn play_randomly(mut c: Client, welcome: Value, seed: u64) -> Result<Client> {
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    let mut seq = welcome["seq"].as_u64().ok_or_else(|| anyhow!("no seq"))?;
+    let mut view = welcome["view"].clone();
+    let mut acted_on: Option<u64> = None;
+    let mut n = 0u32;
+    loop {
+        if !view["outcome"].is_null() {
+            return Ok(c);
+        }
+        let legal = view["legal_actions"].as_array().cloned().unwrap_or_default();
+        if !legal.is_empty() && acted_on != Some(seq) {
+            let action = legal[rng.random_range(0..legal.len())].clone();
+            n += 1;
+            c.send(json!({"type": "action", "based_on": seq, "action_id": format!("a{n}"), "action": action}))
+                .await?;
+            acted_on = Some(seq);
+        }
+        let msg = c.recv().await?;
+        match msg["type"].as_str() {
+            Some("update") | Some("welcome") => {
+                seq = msg["seq"].as_u64().ok_or_else(|| anyhow!("no seq"))?;
+                view = msg["view"].clone();
+            }
+            Some("error") if msg["code"] == "stale_action" => acted_on = None,
+            Some("error") => bail!("unexpected error {msg}"),
+            _ => {}
+        }
+    }
+}
+
+async fn watch_until_over(mut c: Client) -> Result<Client> {
+    loop {
+        let msg = c.recv().await?;
+        if msg["type"] == "update" && !msg["view"]["outcome"].is_null() {
+            return Ok(c);
+        }
+    }
+}
+
+/// `(seed, [(seq, seat, action)])` of the room's first game, from the database.
+fn stored_game(data_dir: &std::path::Path, code: &str) -> Result<(u64, Vec<(u64, Faction, Action)>)> {
+    let conn = rusqlite::Connection::open(data_dir.join("evr.sqlite3"))?;
+    let seed: i64 = conn.query_row(
+        "SELECT seed FROM games WHERE room_code = ?1 AND game_no = 1",
+        [code],
+        |r| r.get(0),
+    )?;
+    let mut stmt = conn.prepare("SELECT seq, seat, action FROM actions WHERE room_code = ?1 ORDER BY seq")?;
+    let rows = stmt.query_map([code], |r| {
+        Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?))
+    })?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (seq, seat, action) = row?;
+        let seat: Faction = serde_json::from_value(Value::String(seat))?;
+        out.push((seq as u64, seat, serde_json::from_str(&action)?));
+    }
+    Ok((seed as u64, out))
+}
+
+/// Checks every welcome/update frame of `client` against the engine's view for `viewer`.
+fn check_frames(client: &Client, viewer: Viewer, oracle: &BTreeMap<u64, [Value; 3]>) -> Result<()> {
+    let slot = match viewer {
+        Viewer::Seat(Faction::Rebel) => 0,
+        Viewer::Seat(Faction::Imperial) => 1,
+        Viewer::Spectator => 2,
+    };
+    let mut last_update: Option<u64> = None;
+    for f in &client.frames {
+        let ty = f["type"].as_str().unwrap_or("");
+        if ty != "update" && ty != "welcome" {
+            continue;
+        }
+        let seq = f["seq"].as_u64().context("seq")?;
+        if ty == "update" {
+            if let Some(prev) = last_update {
+                if seq != prev + 1 {
+                    bail!("{viewer:?}: update seq jumped from {prev} to {seq}");
+                }
+            }
+            last_update = Some(seq);
+        }
+        let expected = &oracle
+            .get(&seq)
+            .ok_or_else(|| anyhow!("no oracle view for seq {seq}"))?[slot];
+        if &f["view"] != expected {
+            bail!("{viewer:?}: the view at seq {seq} is not the engine's view for that viewer");
+        }
+    }
+    Ok(())
+}
+
+/// Plays one complete game in a fresh room and checks all three connections' frames.
+async fn one_game(addr: SocketAddr, data_dir: &std::path::Path, mode: &str, seed: u64) -> Result<()> {
+    let seats = support::create_and_join(addr, mode).await?;
+    let (spectator, _) = Client::hello(addr, &seats.code, None, None).await?;
+    let (a, wa) = Client::hello(addr, &seats.code, Some(&seats.creator_token), None).await?;
+    let (b, wb) = Client::hello(addr, &seats.code, Some(&seats.guest_token), None).await?;
+    let spectator = tokio::spawn(watch_until_over(spectator));
+    let a = tokio::spawn(play_randomly(a, wa, seed));
+    let b = tokio::spawn(play_randomly(b, wb, seed ^ 0x5eed));
+    let (a, b, spectator) = (a.await??, b.await??, spectator.await??);
+
+    let (game_seed, actions) = stored_game(data_dir, &seats.code)?;
+    let mut game = Game::new(if mode == "tutorial" { Mode::Tutorial } else { Mode::Full }, game_seed)?;
+    let views = |g: &Game| Viewer::ALL.map(|v| serde_json::to_value(g.view(v)).unwrap_or(Value::Null));
+    let mut oracle = BTreeMap::new();
+    oracle.insert(0, views(&game));
+    for (seq, seat, action) in actions {
+        game.apply(seat, action)
+            .map_err(|e| anyhow!("stored action refused on replay: {e}"))?;
+        oracle.insert(seq, views(&game));
+    }
+    if !game.is_over() {
+        bail!("the stored game is not over");
+    }
+    let faction = |s: &str| {
+        if s == "rebel" {
+            Faction::Rebel
+        } else {
+            Faction::Imperial
+        }
+    };
+    check_frames(&a, Viewer::Seat(faction(&seats.creator)), &oracle)?;
+    check_frames(&b, Viewer::Seat(faction(&seats.guest)), &oracle)?;
+    check_frames(&spectator, Viewer::Spectator, &oracle)?;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hundreds_of_games_send_each_viewer_exactly_its_own_view() -> Result<()> {
+    let server = support::start("games").await?;
+    let games = 200u64;
+    for batch in 0..games / 20 {
+        let mut tasks = Vec::new();
+        for i in 0..20 {
+            let n = batch * 20 + i;
+            let mode = if n % 10 == 0 { "tutorial" } else { "full" };
+            let (addr, dir) = (server.addr, server.data_dir.clone());
+            tasks.push(tokio::spawn(async move { one_game(addr, &dir, mode, n).await }));
+        }
+        for t in tasks {
+            t.await??;
+        }
+    }
+    server.stop().await
+}

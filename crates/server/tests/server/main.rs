@@ -1,0 +1,8 @@
+//! Integration tests of the match server: a real server on 127.0.0.1, real WebSocket clients.
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod bad_input;
+mod games;
+mod resume;
