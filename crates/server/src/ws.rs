@@ -14,6 +14,7 @@ use evr_protocol::{ClientMsg, ErrorCode, MAX_FRAME_BYTES, PROTOCOL_VERSION, Serv
 use futures_util::{SinkExt, StreamExt};
 use governor::{Quota, RateLimiter};
 use tokio::sync::{mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
 
 use crate::app::App;
 use crate::room::{Command, ConnId, Outbound, RoomHandle};
@@ -22,6 +23,8 @@ use crate::secrets;
 /// Frames above this are refused by the WebSocket layer itself (the connection closes); frames
 /// between [`MAX_FRAME_BYTES`] and this get a `frame_too_large` error and the connection stays.
 const HARD_FRAME_LIMIT: usize = 4 * MAX_FRAME_BYTES;
+/// Initial read buffer per connection.
+const READ_BUFFER: usize = 4 * 1024;
 /// A client must say hello within this time.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(15);
 /// One send to a client may take this long before the connection is dropped.
@@ -44,7 +47,11 @@ pub async fn upgrade(
         }
     }
     let tracker = app.tracker.clone();
-    ws.max_message_size(HARD_FRAME_LIMIT)
+    // Client frames are small; a 128 KiB default read buffer per socket would dominate memory
+    // with thousands of connections. Writes are flushed per message.
+    ws.read_buffer_size(READ_BUFFER)
+        .write_buffer_size(0)
+        .max_message_size(HARD_FRAME_LIMIT)
         .max_frame_size(HARD_FRAME_LIMIT)
         .on_upgrade(move |socket| tracker.track_future(connection(socket, app, code)))
 }
@@ -66,7 +73,10 @@ async fn connection(socket: WebSocket, app: Arc<App>, code: String) {
     let conn: ConnId = app.next_conn_id();
     let (sink, mut stream) = socket.split();
     let (out, out_rx) = mpsc::channel::<Outbound>(app.config.outbound_queue.max(4));
-    let writer = tokio::spawn(write_loop(sink, out_rx));
+    // Cancelled when the writer has sent its close frame: the reader then stops waiting for a
+    // client that does not answer the closing handshake.
+    let written = CancellationToken::new();
+    let writer = tokio::spawn(write_loop(sink, out_rx, written.clone()));
 
     // Until the room accepts the hello, this task holds the only strong sender; afterwards the room
     // does, and this task keeps a weak one, so that the writer ends when the room lets go.
@@ -86,16 +96,16 @@ async fn connection(socket: WebSocket, app: Arc<App>, code: String) {
     };
 
     loop {
-        let next = if room.is_none() {
-            match tokio::time::timeout(HELLO_TIMEOUT, stream.next()).await {
+        let deadline = if room.is_none() { HELLO_TIMEOUT } else { Duration::MAX };
+        let next = tokio::select! {
+            n = tokio::time::timeout(deadline, stream.next()) => match n {
                 Ok(n) => n,
                 Err(_) => {
                     reply(&error_msg(ErrorCode::HelloExpected, "say hello first"), &strong);
                     break;
                 }
-            }
-        } else {
-            stream.next().await
+            },
+            _ = written.cancelled() => break,
         };
         let text = match next {
             Some(Ok(Message::Text(t))) => t,
@@ -248,7 +258,9 @@ async fn connection(socket: WebSocket, app: Arc<App>, code: String) {
 async fn write_loop(
     mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
     mut queue: mpsc::Receiver<Outbound>,
+    written: CancellationToken,
 ) {
+    let _done = written.drop_guard();
     while let Some(text) = queue.recv().await {
         match tokio::time::timeout(SEND_TIMEOUT, sink.send(Message::Text(text))).await {
             Ok(Ok(())) => {}

@@ -4,5 +4,7 @@
 mod support;
 
 mod bad_input;
+mod durability;
 mod games;
+mod hidden_info;
 mod resume;

@@ -1,0 +1,115 @@
+//! Non-interference on the wire: two matches that differ only in one player's hidden choices give
+//! the other player and the spectators byte-identical frame streams.
+
+use anyhow::Result;
+use serde_json::{Value, json};
+
+use crate::support::{self, Client};
+
+/// Waits until every client has the update `seq`.
+async fn all_see(clients: &mut [&mut Client], seq: u64) -> Result<()> {
+    for c in clients.iter_mut() {
+        loop {
+            let m = c.recv().await?;
+            if m["type"] == "update" && m["seq"].as_u64() == Some(seq) {
+                break;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Plays the secret part of round 1 with the Rebel's choices given; returns the raw frames of the
+/// Imperial player and of the spectator, with the room code masked.
+async fn secret_phase(rebel_characters: [&str; 4], rebel_strategy: &str) -> Result<(Vec<String>, Vec<String>)> {
+    let mut config = evr_server::Config::for_tests(support::temp_dir("noninterference"));
+    config.test_fixed_seed = Some(0x0e_57_ea_57);
+    let server = support::start_with(config).await?;
+    let (status, created) = support::post_json(
+        server.addr,
+        "/api/rooms",
+        json!({"side": "imperial", "mode": "full", "spectators": "anyone_with_link"}),
+    )
+    .await?;
+    assert_eq!(status, 201);
+    let code = created["code"].as_str().unwrap_or_default().to_string();
+    let invite = created["invite_url"]
+        .as_str()
+        .and_then(|u| u.split_once('#'))
+        .map(|p| p.1.to_string())
+        .unwrap_or_default();
+    let (_, joined) = support::post_json(
+        server.addr,
+        &format!("/api/rooms/{code}/join"),
+        json!({ "invite": invite }),
+    )
+    .await?;
+    let imperial_token = created["token"].as_str().unwrap_or_default().to_string();
+    let rebel_token = joined["token"].as_str().unwrap_or_default().to_string();
+
+    let (mut spectator, _) = Client::hello(server.addr, &code, None, None).await?;
+    let (mut imperial, _) = Client::hello(server.addr, &code, Some(&imperial_token), None).await?;
+    let (mut rebel, _) = Client::hello(server.addr, &code, Some(&rebel_token), None).await?;
+
+    let steps: [(bool, Value); 4] = [
+        (
+            true,
+            json!({"type": "choose_characters", "characters": rebel_characters}),
+        ),
+        (
+            false,
+            json!({"type": "choose_characters", "characters": ["Darth Vader", "Boba Fett", "IG-88", "General Veers"]}),
+        ),
+        (
+            true,
+            json!({"type": "choose_strategy", "target": "rebel", "strategy": rebel_strategy}),
+        ),
+        (
+            false,
+            json!({"type": "choose_strategy", "target": "imperial", "strategy": "direct_assault"}),
+        ),
+    ];
+    for (seq, (by_rebel, action)) in steps.into_iter().enumerate() {
+        let seq = seq as u64;
+        let actor = if by_rebel { &mut rebel } else { &mut imperial };
+        actor
+            .send(json!({"type": "action", "based_on": seq, "action_id": format!("n{seq}"), "action": action}))
+            .await?;
+        all_see(&mut [&mut rebel, &mut imperial, &mut spectator], seq + 1).await?;
+    }
+    server.stop().await?;
+    let mask = |frames: &[String]| frames.iter().map(|f| f.replace(&code, "ROOM")).collect::<Vec<_>>();
+    Ok((mask(&imperial.raw), mask(&spectator.raw)))
+}
+
+#[tokio::test]
+async fn the_other_seat_and_spectators_receive_identical_bytes() -> Result<()> {
+    let (imperial_1, spectator_1) =
+        secret_phase(["Han Solo", "Chewbacca", "Yoda", "Luke Skywalker"], "deception").await?;
+    let (imperial_2, spectator_2) = secret_phase(
+        ["Leia Organa", "Obi-Wan Kenobi", "R2-D2 and C-3PO", "Lando Calrissian"],
+        "support",
+    )
+    .await?;
+    assert!(imperial_1.len() >= 6, "the stream covers the secret phase");
+    assert_eq!(
+        imperial_1, imperial_2,
+        "the Imperial player's frames depend on the Rebel's secrets"
+    );
+    assert_eq!(
+        spectator_1, spectator_2,
+        "the spectator's frames depend on the Rebel's secrets"
+    );
+    // The Rebel's character choice appears in no frame, and its strategy is face down.
+    for f in imperial_1.iter().chain(&spectator_1) {
+        for secret in ["Han Solo", "Chewbacca", "Yoda", "Luke Skywalker"] {
+            assert!(!f.contains(secret), "a frame names the Rebel's secret {secret}: {f}");
+        }
+    }
+    for frames in [&imperial_1, &spectator_1] {
+        let last: Value = serde_json::from_str(frames.last().map(String::as_str).unwrap_or("null"))?;
+        assert_eq!(last["view"]["phase"], "struggle");
+        assert_eq!(last["view"]["rebel"]["strategy"], json!({"state": "hidden"}));
+    }
+    Ok(())
+}
