@@ -1,1 +1,162 @@
-fn main() {}
+//! `evr`: argument handling only; the work is in the `evr_cli` library.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result, bail};
+
+use evr_cli::random::RandomGame;
+use evr_cli::scenario::{self, EXIT_BAD_INPUT, EXIT_MISMATCH};
+use evr_rules::{Faction, Mode, Viewer};
+
+const USAGE: &str = "\
+evr — the Empire vs. Rebellion rules engine on the command line
+
+USAGE:
+    evr scenario FILE.json
+        Play a scripted game and print, as JSON: the result, the omniscient final state (hidden
+        zones included: for the scenario author only), every viewer's view and every viewer's log.
+        Exit status: 0 when the run matches the file's \"expect\" block (or it has none),
+        1 when an expectation does not hold (listed on stderr), 2 on bad input.
+        Format: proto/SCENARIOS.md.
+
+    evr random --seed N [--mode full|tutorial] [--viewer spectator|rebel|imperial]
+        Play a random legal game and print its log in English, as the viewer sees it
+        (default: full game, spectator).
+
+    evr --help
+        Print this text.
+";
+
+/// A validated command line.
+enum Command {
+    Help,
+    Scenario(PathBuf),
+    Random(RandomGame),
+}
+
+fn parse_args(args: &[String]) -> Result<Command> {
+    match args.first().map(String::as_str) {
+        None => bail!("no command given"),
+        Some("-h" | "--help" | "help") => Ok(Command::Help),
+        Some("scenario") => match &args[1..] {
+            [file] if !file.starts_with('-') => Ok(Command::Scenario(PathBuf::from(file))),
+            [] => bail!("evr scenario needs a FILE.json"),
+            _ => bail!("evr scenario takes exactly one FILE.json"),
+        },
+        Some("random") => parse_random(&args[1..]).map(Command::Random),
+        Some(other) => bail!("unknown command {other:?}"),
+    }
+}
+
+fn parse_random(args: &[String]) -> Result<RandomGame> {
+    let mut seed = None;
+    let mut mode = Mode::Full;
+    let mut viewer = Viewer::Spectator;
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().with_context(|| format!("{flag} needs a value"));
+        match flag.as_str() {
+            "--seed" => {
+                let v = value()?;
+                seed = Some(
+                    v.parse::<u64>()
+                        .with_context(|| format!("--seed {v:?}: not a number"))?,
+                );
+            }
+            "--mode" => {
+                mode = match value()?.as_str() {
+                    "full" => Mode::Full,
+                    "tutorial" => Mode::Tutorial,
+                    v => bail!("--mode {v:?}: use full or tutorial"),
+                }
+            }
+            "--viewer" => {
+                viewer = match value()?.as_str() {
+                    "spectator" => Viewer::Spectator,
+                    "rebel" => Viewer::Seat(Faction::Rebel),
+                    "imperial" => Viewer::Seat(Faction::Imperial),
+                    v => bail!("--viewer {v:?}: use spectator, rebel or imperial"),
+                }
+            }
+            other => bail!("evr random: unknown option {other:?}"),
+        }
+    }
+    let seed = seed.context("evr random needs --seed N")?;
+    Ok(RandomGame { seed, mode, viewer })
+}
+
+fn run_scenario(file: &Path) -> ExitCode {
+    let report = match scenario::run_file(file) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("evr: {e:#}");
+            return ExitCode::from(EXIT_BAD_INPUT as u8);
+        }
+    };
+    write_stdout(&report.json);
+    if let (Some(r), None) = (&report.output.rejected, &report.scenario.expect) {
+        eprintln!(
+            "evr: note: action {} ({} {}) was rejected: {} ({})",
+            r.index,
+            r.seat.name(),
+            serde_json::to_string(&r.action).unwrap_or_default(),
+            r.code,
+            r.message
+        );
+    }
+    if report.failures.is_empty() {
+        return ExitCode::SUCCESS;
+    }
+    eprintln!(
+        "evr: {}: {} expectation(s) of scenario {:?} did not hold:",
+        file.display(),
+        report.failures.len(),
+        report.scenario.name
+    );
+    for f in &report.failures {
+        eprintln!("  - {f}");
+    }
+    ExitCode::from(EXIT_MISMATCH as u8)
+}
+
+/// Writes to stdout; a closed pipe (`evr random … | head`) is not an error worth a panic.
+fn write_stdout(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let command = match parse_args(&args) {
+        Ok(c) => c,
+        Err(e) if args.is_empty() => {
+            eprintln!("evr: {e:#}\n\n{USAGE}");
+            return ExitCode::from(EXIT_BAD_INPUT as u8);
+        }
+        Err(e) => {
+            eprintln!("evr: {e:#}\nRun `evr --help` for usage.");
+            return ExitCode::from(EXIT_BAD_INPUT as u8);
+        }
+    };
+    match command {
+        Command::Help => {
+            write_stdout(USAGE);
+            ExitCode::SUCCESS
+        }
+        Command::Scenario(file) => run_scenario(&file),
+        Command::Random(game) => match game.play() {
+            Ok(lines) => {
+                let mut text = lines.join("\n");
+                text.push('\n');
+                write_stdout(&text);
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("evr: {e:#}");
+                ExitCode::FAILURE
+            }
+        },
+    }
+}

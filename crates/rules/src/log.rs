@@ -157,10 +157,12 @@ pub enum LogEntry {
         card: Card,
         from: Zone,
     },
+    /// `faction`'s character went to its reserve, moved by `by` (Darth Vader moves the opponent's).
     CharacterToReserve {
         faction: Faction,
         card: Option<Card>,
         from: Zone,
+        by: Faction,
     },
     ReserveToDeck {
         faction: Faction,

@@ -82,7 +82,7 @@ impl LogEntry {
                 let who = match chooser {
                     Chooser::Owner => format!("{} chose a strategy", target.name()),
                     Chooser::Opponent => format!("{} chose the {} strategy", target.opponent().name(), target.name()),
-                    Chooser::Random => format!("a {} strategy was drawn at random", target.name()),
+                    Chooser::Random => format!("The {} strategy was drawn at random", target.name()),
                 };
                 match strategy {
                     Some(s) if revealed => format!("{who} and revealed it: {}.", s.name()),
@@ -175,7 +175,22 @@ impl LogEntry {
                     zone(from)
                 )
             }
-            CharacterToReserve { faction, card: c, from } => match c {
+            CharacterToReserve {
+                faction,
+                card: c,
+                from,
+                by,
+            } if by != faction => format!(
+                "{} sent {} from the {} {} to the {} reserve.",
+                by.name(),
+                c.map_or("a character", |c| card(cat, c)),
+                faction.name(),
+                zone(from),
+                faction.name()
+            ),
+            CharacterToReserve {
+                faction, card: c, from, ..
+            } => match c {
                 Some(c) => format!(
                     "{} moved {} from their {} to their reserve.",
                     faction.name(),

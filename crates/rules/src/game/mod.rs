@@ -337,6 +337,7 @@ impl Game {
                 faction: card.owner,
                 card: Some(card.card),
                 from: Zone::PlayArea,
+                by,
             });
         } else {
             p.discard.push(card.card);

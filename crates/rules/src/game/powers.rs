@@ -493,11 +493,13 @@ impl Game {
                     faction: f,
                     card: Some(card),
                     from,
+                    by: f,
                 },
                 LogEntry::CharacterToReserve {
                     faction: f,
                     card: None,
                     from,
+                    by: f,
                 },
             );
         } else {
@@ -506,6 +508,7 @@ impl Game {
                 faction: f,
                 card: Some(card),
                 from,
+                by: f,
             });
         }
     }
