@@ -32,6 +32,10 @@ pub struct Config {
     /// Messages queued for one connection before it is dropped as too slow.
     #[arg(long, env = "EVR_OUTBOUND_QUEUE", default_value_t = 64)]
     pub outbound_queue: usize,
+    /// Kernel send buffer per connection in bytes (default: the system's). A smaller buffer
+    /// bounds memory per connection and detects a client that stopped reading sooner.
+    #[arg(long, env = "EVR_SOCKET_SEND_BUFFER")]
+    pub socket_send_buffer: Option<usize>,
     /// Tests only: every game uses this seed instead of one from the operating system, so that
     /// two matches can be compared. Never set it in production.
     #[arg(long, env = "EVR_TEST_FIXED_SEED", hide = true)]
@@ -56,6 +60,7 @@ impl Config {
             messages_per_second: 1000,
             rooms_per_minute: 100_000,
             outbound_queue: 256,
+            socket_send_buffer: None,
             test_fixed_seed: None,
             log_json: false,
         }

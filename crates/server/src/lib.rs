@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::routing::{get, post};
+use axum::serve::ListenerExt;
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
@@ -86,6 +87,18 @@ pub async fn run(listener: TcpListener, config: Config, shutdown: CancellationTo
 
     let app_for_shutdown = app.clone();
     let stop = shutdown.clone();
+    let send_buffer = config.socket_send_buffer;
+    let listener = listener.tap_io(move |tcp| {
+        // Small messages must leave at once: Nagle's algorithm would hold them for an ACK.
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!(error = %e, "cannot set TCP_NODELAY");
+        }
+        if let Some(bytes) = send_buffer {
+            if let Err(e) = socket2::SockRef::from(&*tcp).set_send_buffer_size(bytes) {
+                tracing::debug!(error = %e, "cannot set the send buffer");
+            }
+        }
+    });
     axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())
         .with_graceful_shutdown(async move {
             stop.cancelled().await;

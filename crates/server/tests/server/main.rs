@@ -8,3 +8,4 @@ mod durability;
 mod games;
 mod hidden_info;
 mod resume;
+mod rooms;

@@ -1,0 +1,173 @@
+//! Room life: rematch with swapped sides, spectators staying, creation limits and metrics.
+
+use anyhow::{Result, bail};
+use rand::{RngExt, SeedableRng};
+use serde_json::{Value, json};
+
+use crate::support::{self, Client};
+
+/// Plays random legal actions with both seats (one at a time) until the game is over.
+async fn finish_game(
+    a: &mut Client,
+    b: &mut Client,
+    mut va: Value,
+    mut vb: Value,
+    mut seq: u64,
+) -> Result<(Value, Value, u64)> {
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(seq);
+    let mut n = 0;
+    while va["outcome"].is_null() {
+        n += 1;
+        let (actor, view) = if va["legal_actions"].as_array().is_some_and(|l| !l.is_empty()) {
+            (0, &va)
+        } else {
+            (1, &vb)
+        };
+        let legal = view["legal_actions"].as_array().cloned().unwrap_or_default();
+        if legal.is_empty() {
+            bail!("nobody can act");
+        }
+        let action = legal[rng.random_range(0..legal.len())].clone();
+        let c = if actor == 0 { &mut *a } else { &mut *b };
+        c.send(json!({"type": "action", "based_on": seq, "action_id": format!("r{n}"), "action": action}))
+            .await?;
+        seq += 1;
+        for (k, c) in [&mut *a, &mut *b].into_iter().enumerate() {
+            loop {
+                let m = c.recv().await?;
+                if m["type"] == "update" && m["seq"].as_u64() == Some(seq) {
+                    if k == 0 {
+                        va = m["view"].clone()
+                    } else {
+                        vb = m["view"].clone()
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    Ok((va, vb, seq))
+}
+
+#[tokio::test]
+async fn a_rematch_needs_both_players_and_swaps_sides_while_spectators_stay() -> Result<()> {
+    let server = support::start("rematch").await?;
+    let seats = support::create_and_join(server.addr, "tutorial").await?;
+    let (mut spectator, _) = Client::hello(server.addr, &seats.code, None, None).await?;
+    let (mut a, wa) = Client::hello(server.addr, &seats.code, Some(&seats.creator_token), None).await?;
+    let (mut b, wb) = Client::hello(server.addr, &seats.code, Some(&seats.guest_token), None).await?;
+
+    a.send(json!({"type": "rematch"})).await?;
+    assert_eq!(a.recv_type("error").await?["code"], "game_not_over");
+
+    let seq = wa["seq"].as_u64().unwrap_or(0);
+    finish_game(&mut a, &mut b, wa["view"].clone(), wb["view"].clone(), seq).await?;
+    a.send(json!({"type": "rematch"})).await?;
+    let asked = b.recv_type("room").await?;
+    let creator_index = if seats.creator == "rebel" { 0 } else { 1 };
+    assert_eq!(asked["room"]["rematch_requested"][creator_index], true);
+    b.send(json!({"type": "rematch"})).await?;
+
+    let new_a = a.recv_type("welcome").await?;
+    let new_b = b.recv_type("welcome").await?;
+    let new_s = spectator.recv_type("welcome").await?;
+    assert_eq!(new_a["room"]["game_number"], 2);
+    assert_ne!(new_a["you"]["faction"], seats.creator, "sides swap");
+    assert_ne!(new_b["you"]["faction"], seats.guest, "sides swap");
+    assert_eq!(new_s["you"]["role"], "spectator");
+    assert!(new_s["view"]["outcome"].is_null(), "the spectator watches the new game");
+    server.stop().await
+}
+
+#[tokio::test]
+async fn room_creation_is_limited_per_address() -> Result<()> {
+    let mut config = evr_server::Config::for_tests(support::temp_dir("room-limit"));
+    config.rooms_per_minute = 2;
+    let server = support::start_with(config).await?;
+    let options = json!({"side": "random", "mode": "full", "spectators": "off"});
+    for _ in 0..2 {
+        assert_eq!(
+            support::post_json(server.addr, "/api/rooms", options.clone()).await?.0,
+            201
+        );
+    }
+    let (status, body) = support::post_json(server.addr, "/api/rooms", options).await?;
+    assert_eq!((status, body["code"].as_str()), (429, Some("too_many_rooms")));
+    server.stop().await
+}
+
+#[tokio::test]
+async fn health_readiness_and_metrics_are_served() -> Result<()> {
+    let server = support::start("metrics").await?;
+    let seats = support::create_and_join(server.addr, "full").await?;
+    let (mut a, w) = Client::hello(server.addr, &seats.code, Some(&seats.creator_token), None).await?;
+    let (_s, _) = Client::hello(server.addr, &seats.code, None, None).await?;
+    let choice = w["view"]["legal_actions"][0].clone();
+    a.send(json!({"type": "action", "based_on": 0, "action_id": "m1", "action": choice}))
+        .await?;
+    a.recv_type("ack").await?;
+    a.send(json!({"type": "action", "based_on": 0, "action_id": "m2", "action": {"type": "pass"}}))
+        .await?;
+    a.recv_type("error").await?;
+
+    assert_eq!(
+        support::http(server.addr, "GET", "/healthz", None).await?,
+        (200, "ok".to_string())
+    );
+    assert_eq!(support::http(server.addr, "GET", "/readyz", None).await?.0, 200);
+    let (status, metrics) = support::http(server.addr, "GET", "/metrics", None).await?;
+    assert_eq!(status, 200);
+    for name in [
+        "evr_rooms",
+        "evr_connections{role=\"player\"}",
+        "evr_connections{role=\"spectator\"}",
+        "evr_actions_total",
+        "evr_errors_total{code=\"stale_action\"}",
+        "evr_action_to_broadcast_seconds",
+    ] {
+        assert!(metrics.contains(name), "/metrics lacks {name}:\n{metrics}");
+    }
+    server.stop().await
+}
+
+#[tokio::test]
+async fn a_client_that_does_not_read_is_dropped_and_never_slows_the_room() -> Result<()> {
+    let mut config = evr_server::Config::for_tests(support::temp_dir("slow"));
+    config.outbound_queue = 4;
+    config.socket_send_buffer = Some(4096);
+    let server = support::start_with(config).await?;
+    let seats = support::create_and_join(server.addr, "full").await?;
+    // A spectator with a tiny receive window that never reads after its welcome.
+    let socket = tokio::net::TcpSocket::new_v4()?;
+    socket.set_recv_buffer_size(2048)?;
+    let stream = socket.connect(server.addr).await?;
+    let (mut stuck, _) =
+        tokio_tungstenite::client_async(format!("ws://{}/ws/{}", server.addr, seats.code), stream).await?;
+    use futures_util::SinkExt;
+    stuck
+        .send(tokio_tungstenite::tungstenite::Message::text(
+            json!({"type": "hello", "version": 1, "token": null, "last_seq": null}).to_string(),
+        ))
+        .await?;
+
+    let (mut a, wa) = Client::hello(server.addr, &seats.code, Some(&seats.creator_token), None).await?;
+    let (mut b, wb) = Client::hello(server.addr, &seats.code, Some(&seats.guest_token), None).await?;
+    let seq = wa["seq"].as_u64().unwrap_or(0);
+    let started = std::time::Instant::now();
+    finish_game(&mut a, &mut b, wa["view"].clone(), wb["view"].clone(), seq).await?;
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(60),
+        "the game was slowed down"
+    );
+    // The room let the stuck spectator go.
+    let (_check, w) = Client::hello(server.addr, &seats.code, None, None).await?;
+    assert_eq!(
+        w["presence"]["spectators"], 1,
+        "only the new spectator is left: {}",
+        w["presence"]
+    );
+    let (_, metrics) = support::http(server.addr, "GET", "/metrics", None).await?;
+    assert!(metrics.contains("evr_slow_consumers_total"), "{metrics}");
+    drop(stuck);
+    server.stop().await
+}
