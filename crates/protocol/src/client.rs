@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// A client message.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
 pub enum ClientMsg {
     /// First message on a connection. `token`: the seat token (absent for spectators).

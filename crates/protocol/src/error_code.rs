@@ -4,6 +4,7 @@ use serde::{Serialize, Serializer};
 
 /// Why the server refused a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "string"))]
 pub enum ErrorCode {
     /// The frame is not valid JSON or not a known message.
     BadMessage,

@@ -8,6 +8,7 @@ use crate::ErrorCode;
 
 /// Which side the room creator takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum SideChoice {
     Rebel,
@@ -17,6 +18,7 @@ pub enum SideChoice {
 
 /// Whether people with the watch link may spectate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum SpectatorPolicy {
     Off,
@@ -25,6 +27,7 @@ pub enum SpectatorPolicy {
 
 /// The options of `POST /api/rooms`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct RoomOptions {
     pub side: SideChoice,
@@ -34,6 +37,7 @@ pub struct RoomOptions {
 
 /// What a connection is in a room.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "role", content = "faction", rename_all = "snake_case")]
 pub enum Role {
     Seat(Faction),
@@ -42,6 +46,7 @@ pub enum Role {
 
 /// Presence of one seat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SeatPresence {
     /// Someone holds this seat's token.
     pub taken: bool,
@@ -53,6 +58,7 @@ pub struct SeatPresence {
 
 /// Who is here: `[rebel, imperial]` seats and the spectator count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Presence {
     pub seats: [SeatPresence; 2],
     pub spectators: u32,
@@ -60,6 +66,7 @@ pub struct Presence {
 
 /// Room facts every connection may know.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RoomInfo {
     pub code: String,
     pub options: RoomOptions,
@@ -73,6 +80,7 @@ pub struct RoomInfo {
 
 /// A server message.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMsg {
     /// Answer to `hello`: who you are and the full current view.

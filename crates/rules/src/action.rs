@@ -13,6 +13,7 @@ use crate::strategy::Strategy;
 
 /// One player's move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Action {
     /// the 4 characters that go into the deck; the other 4 form the reserve.
@@ -34,6 +35,7 @@ pub enum Action {
 
 /// Where Leia Organa puts a character from the reserve.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Destination {
     PlayArea,
@@ -42,6 +44,7 @@ pub enum Destination {
 
 /// An answer to a pending choice. The pending choice lists every allowed answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Choice {
     /// A set of cards (possibly empty where the power says "up to", "any number" or "may").
@@ -73,6 +76,7 @@ impl Choice {
 
 /// Up to three events in order, top first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "Array<string>"))]
 pub struct EventOrder {
     events: [Option<EventCard>; 3],
 }

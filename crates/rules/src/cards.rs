@@ -44,6 +44,7 @@ impl<'de> Deserialize<'de> for EventCard {
 
 /// A physical resource card: its owner and its name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CardRef {
     pub owner: Faction,
     pub card: Card,
@@ -61,6 +62,7 @@ impl CardRef {
 
 /// A set of card names (one faction's cards), as a bit mask.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "Array<string>"))]
 pub struct CardMask(u32);
 
 impl CardMask {
@@ -123,6 +125,7 @@ impl<'de> Deserialize<'de> for CardMask {
 
 /// A set of physical cards of either owner, as a bit mask (used in answers to choices).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(as = "Vec<CardRef>"))]
 pub struct CardSet(u64);
 
 impl CardSet {

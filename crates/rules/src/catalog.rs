@@ -74,6 +74,7 @@ impl Power {
 
 /// An event card's effect.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum EventEffect {
     None,
@@ -111,6 +112,7 @@ impl EventEffect {
 
 /// A resource card name: an index into the catalog's 32 names (basic cards first).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "string"))]
 pub struct Card(pub(crate) u8);
 
 impl Card {
@@ -157,6 +159,7 @@ impl Card {
 
 /// An event card: an index into the catalog's 24 events.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "string"))]
 pub struct EventCard(pub(crate) u8);
 
 impl EventCard {

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// One of the two sides of the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Faction {
     Rebel,
@@ -39,6 +40,7 @@ impl Faction {
 
 /// Who a view or a log entry is built for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Viewer {
     /// The player controlling this faction.

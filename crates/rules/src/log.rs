@@ -15,6 +15,7 @@ use crate::view::{Mode, Outcome, RoundResult};
 
 /// Where a card came from or went to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Zone {
     Deck,
@@ -26,6 +27,7 @@ pub enum Zone {
 
 /// Who chose a strategy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Chooser {
     /// The strategy's owner.
@@ -38,6 +40,7 @@ pub enum Chooser {
 
 /// Why a deck was shuffled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ShuffleReason {
     Setup,
@@ -47,6 +50,7 @@ pub enum ShuffleReason {
 
 /// Why the struggle ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum StruggleEnd {
     BothPassed,
@@ -55,6 +59,7 @@ pub enum StruggleEnd {
 
 /// A modifier set for the next round's Planning phase.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Modifier {
     Infiltrated,
@@ -65,6 +70,7 @@ pub enum Modifier {
 /// One thing that happened, as one viewer may know it. Fields that are `None` for a viewer are
 /// secrets that viewer may not know; they are `None` for everyone outside the audience alike.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum LogEntry {
     GameStarted {

@@ -5,6 +5,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The five strategy cards each faction owns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Strategy {
     Deception,
@@ -40,6 +41,7 @@ impl Strategy {
 
 /// A set of strategy cards, as a bit mask.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(as = "Vec<Strategy>"))]
 pub struct StrategySet(u8);
 
 impl StrategySet {

@@ -13,6 +13,7 @@ use crate::strategy::Strategy;
 
 /// Full game or the rulebook's tutorial.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Mode {
     #[default]
@@ -22,6 +23,7 @@ pub enum Mode {
 
 /// Planning modifiers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Modifiers {
     /// The opponent chooses this player's strategy.
     pub infiltrated: bool,
@@ -33,6 +35,7 @@ pub struct Modifiers {
 
 /// Why the would-be winner won.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum WinReason {
     HigherTotal,
@@ -45,6 +48,7 @@ pub enum WinReason {
 /// The Dominance phase of one round: all public once strategies are revealed.
 /// Per-faction arrays are `[rebel, imperial]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RoundResult {
     pub round: u32,
     pub event: EventCard,
@@ -69,6 +73,7 @@ pub struct RoundResult {
 
 /// How the game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum OutcomeReason {
     ///
@@ -83,6 +88,7 @@ pub enum OutcomeReason {
 
 /// The end of the game. `winner: None` is a draw (or nobody won the tutorial's struggle).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Outcome {
     pub winner: Option<Faction>,
     pub reason: OutcomeReason,
@@ -91,6 +97,7 @@ pub struct Outcome {
 
 /// The phase, as shown to clients.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum PhaseName {
     CharacterChoice,
@@ -102,6 +109,7 @@ pub enum PhaseName {
 
 /// An event card's printed data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct EventView {
     pub event: EventCard,
     pub capacity: u32,
@@ -113,6 +121,7 @@ pub struct EventView {
 
 /// A card in a play area (public).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CardInPlay {
     pub card: Card,
     pub ready: bool,
@@ -122,6 +131,7 @@ pub struct CardInPlay {
 
 /// A strategy slot as the viewer knows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "state", content = "strategy", rename_all = "snake_case")]
 pub enum StrategySlot {
     /// Nothing chosen (yet) this round.
@@ -134,6 +144,7 @@ pub enum StrategySlot {
 
 /// One player as the viewer knows them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PlayerView {
     pub faction: Faction,
     pub influence: u32,
@@ -170,6 +181,7 @@ pub struct PlayerView {
 
 /// A pending choice. Options and privately seen cards only for its owner.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PendingView {
     pub owner: Faction,
     pub source: ChoiceSource,
@@ -184,6 +196,7 @@ pub struct PendingView {
 
 /// Who still has to choose which strategy (Planning).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PlanningView {
     /// Per target `[rebel, imperial]`: who chooses it (`None`: drawn at random).
     pub chooser: [Option<Faction>; 2],
@@ -193,6 +206,7 @@ pub struct PlanningView {
 
 /// Everything one viewer may know about the game now.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct View {
     pub viewer: Viewer,
     pub mode: Mode,

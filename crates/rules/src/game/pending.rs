@@ -13,6 +13,7 @@ use crate::strategy::Strategy;
 
 /// What caused a pending choice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ChoiceSource {
     Card { card: CardRef },
@@ -23,6 +24,7 @@ pub enum ChoiceSource {
 /// Which step is waiting; the data the step needs that is not in the zones themselves.
 /// Steps store positions ("the top two cards"), never hidden card identities.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "step", rename_all = "snake_case")]
 pub enum Step {
     /// Military: discard one card from the opponent's play area.
