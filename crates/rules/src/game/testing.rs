@@ -113,16 +113,16 @@ impl Game {
                 all.shuffle(rng);
                 p.characters = Some(CardMask::of(all.into_iter().take(chars.len())));
             }
-            if let Some(s) = p.chosen {
-                if !p.chosen_known.contains(viewer) {
-                    let mut pool: Vec<_> = p.unused.iter().collect();
-                    pool.push(s);
-                    pool.shuffle(rng);
-                    if let Some(new) = pool.first().copied() {
-                        p.unused.insert(s);
-                        p.unused.remove(new);
-                        p.chosen = Some(new);
-                    }
+            if let Some(s) = p.chosen
+                && !p.chosen_known.contains(viewer)
+            {
+                let mut pool: Vec<_> = p.unused.iter().collect();
+                pool.push(s);
+                pool.shuffle(rng);
+                if let Some(new) = pool.first().copied() {
+                    p.unused.insert(s);
+                    p.unused.remove(new);
+                    p.chosen = Some(new);
                 }
             }
         }

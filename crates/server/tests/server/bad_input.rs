@@ -186,3 +186,51 @@ async fn websocket_origin_must_match_the_public_origin() -> Result<()> {
     assert!(tokio_tungstenite::connect_async(good).await.is_ok());
     server.stop().await
 }
+
+#[tokio::test]
+async fn out_of_turn_other_seat_and_finished_game_actions_are_refused() -> Result<()> {
+    let server = support::start("rules-refusals").await?;
+    let seats = support::create_and_join(server.addr, "tutorial").await?;
+    // In the tutorial the Rebel moves first.
+    let (rebel_token, imperial_token) = if seats.creator == "rebel" {
+        (seats.creator_token.clone(), seats.guest_token.clone())
+    } else {
+        (seats.guest_token.clone(), seats.creator_token.clone())
+    };
+    let (mut rebel, _) = Client::hello(server.addr, &seats.code, Some(&rebel_token), None).await?;
+    let (mut imperial, w) = Client::hello(server.addr, &seats.code, Some(&imperial_token), None).await?;
+    let seq = w["seq"].as_u64().unwrap_or(0);
+    imperial
+        .send(json!({"type": "action", "based_on": seq, "action_id": "i1", "action": {"type": "play_card"}}))
+        .await?;
+    expect_error(&mut imperial, "not_your_turn").await?;
+    // A card of the other seat.
+    rebel.send(json!({"type": "action", "based_on": seq, "action_id": "r0", "action": {"type": "use_power", "card": "Darth Vader"}})).await?;
+    expect_error(&mut rebel, "unknown_card").await?;
+
+    // Play the tutorial to its end: both keep passing after one card each.
+    let script = [
+        (true, json!({"type": "play_card"})),
+        (false, json!({"type": "play_card"})),
+        (true, json!({"type": "pass"})),
+        (false, json!({"type": "pass"})),
+    ];
+    for (i, (by_rebel, action)) in script.into_iter().enumerate() {
+        let c = if by_rebel { &mut rebel } else { &mut imperial };
+        c.send(json!({"type": "action", "based_on": seq + i as u64, "action_id": format!("t{i}"), "action": action}))
+            .await?;
+        c.recv_type("ack").await?;
+    }
+    let end = rebel.recv_type("update").await?;
+    let mut last = end;
+    while last["seq"].as_u64() != Some(seq + 4) {
+        last = rebel.recv_type("update").await?;
+    }
+    assert!(!last["view"]["outcome"].is_null(), "the tutorial is over");
+    rebel
+        .send(json!({"type": "action", "based_on": seq + 4, "action_id": "late", "action": {"type": "pass"}}))
+        .await?;
+    expect_error(&mut rebel, "game_over").await?;
+    still_usable(&mut rebel).await?;
+    server.stop().await
+}

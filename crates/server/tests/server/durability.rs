@@ -141,3 +141,29 @@ async fn a_killed_server_resumes_every_game_where_it_was() -> Result<()> {
     server.wait()?;
     Ok(())
 }
+
+#[tokio::test]
+async fn sigterm_tells_clients_and_exits_cleanly() -> Result<()> {
+    let data_dir = support::temp_dir("sigterm");
+    let port = free_port()?;
+    let addr: SocketAddr = format!("127.0.0.1:{port}").parse()?;
+    let mut server = spawn_server(port, &data_dir).await?;
+    let seats = support::create_and_join(addr, "full").await?;
+    let (mut a, _) = Client::hello(addr, &seats.code, Some(&seats.creator_token), None).await?;
+    let status = Command::new("kill")
+        .args(["-TERM", &server.id().to_string()])
+        .status()?;
+    assert!(status.success());
+    let e = a.recv_type("error").await?;
+    assert_eq!(e["code"], "shutting_down");
+    assert!(a.is_closed().await);
+    let exit = tokio::task::spawn_blocking(move || server.wait()).await??;
+    assert!(exit.success(), "exit status {exit}");
+    // The room is still there after a restart.
+    let mut server = spawn_server(port, &data_dir).await?;
+    let (_a, w) = Client::hello(addr, &seats.code, Some(&seats.creator_token), None).await?;
+    assert_eq!(w["room"]["code"], seats.code.as_str());
+    server.kill()?;
+    server.wait()?;
+    Ok(())
+}
