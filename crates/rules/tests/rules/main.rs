@@ -1,0 +1,14 @@
+//! Per-rule tests: one module per section of `shared/spec/rules.md`, each test named after the rule
+//! id it guards (`r5_3_…` guards ). `tests/rule_coverage.rs` checks that every id has one.
+
+mod support;
+
+mod r1;
+mod r2;
+mod r3;
+mod r4;
+mod r5;
+mod r6;
+mod r7;
+mod r8;
+mod r9;
