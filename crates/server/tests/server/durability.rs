@@ -20,6 +20,8 @@ fn free_port() -> Result<u16> {
 async fn spawn_server(port: u16, data_dir: &Path) -> Result<Child> {
     let child = Command::new(env!("CARGO_BIN_EXE_evr-server"))
         .args(["--bind", &format!("127.0.0.1:{port}")])
+        // Scripted players act far faster than people: lift the per-connection rate limit.
+        .args(["--messages-per-second", "10000"])
         .arg("--data-dir")
         .arg(data_dir)
         .env("RUST_LOG", "warn")
