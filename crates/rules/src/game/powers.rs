@@ -278,21 +278,7 @@ impl Game {
                     let pl = self.pm(deck);
                     pl.deck.push(top.card);
                     pl.top_known = Audience::seat(me);
-                    self.emit_secret(
-                        Audience::seat(me),
-                        LogEntry::CardOnTop {
-                            by: me,
-                            deck,
-                            card: Some(top.card),
-                            from: Zone::Deck,
-                        },
-                        LogEntry::CardOnTop {
-                            by: me,
-                            deck,
-                            card: None,
-                            from: Zone::Deck,
-                        },
-                    );
+                    self.emit_card_put_on_top(me, deck, Some(top.card));
                 }
             }
             Step::SearchDeckForCard => {
@@ -426,22 +412,27 @@ impl Game {
         });
         if seen == 2 {
             let kept = self.p(deck).deck.last().copied();
-            self.emit_secret(
-                Audience::seat(me),
-                LogEntry::CardOnTop {
-                    by: me,
-                    deck,
-                    card: kept,
-                    from: Zone::Deck,
-                },
-                LogEntry::CardOnTop {
-                    by: me,
-                    deck,
-                    card: None,
-                    from: Zone::Deck,
-                },
-            );
+            self.emit_card_put_on_top(me, deck, kept);
         }
+    }
+
+    /// `by` put a card of `deck` back on top, seen by `by` only (Recon, IG-88).
+    fn emit_card_put_on_top(&mut self, by: Faction, deck: Faction, card: Option<Card>) {
+        self.emit_secret(
+            Audience::seat(by),
+            LogEntry::CardOnTop {
+                by,
+                deck,
+                card,
+                from: Zone::Deck,
+            },
+            LogEntry::CardOnTop {
+                by,
+                deck,
+                card: None,
+                from: Zone::Deck,
+            },
+        );
     }
 
     /// with two or more cards the looker picks; a single card is discarded (RULING, README).
