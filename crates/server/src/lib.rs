@@ -5,6 +5,7 @@
 //! listener (tests bind `127.0.0.1:0`).
 
 mod app;
+mod client;
 pub mod config;
 mod http;
 mod metrics_names;
@@ -83,6 +84,7 @@ pub async fn run(listener: TcpListener, config: Config, shutdown: CancellationTo
         .route("/healthz", get(http::healthz))
         .route("/readyz", get(http::readyz))
         .route("/metrics", get(http::metrics))
+        .fallback(get(client::serve))
         .with_state(app.clone());
 
     let app_for_shutdown = app.clone();

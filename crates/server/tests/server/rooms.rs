@@ -171,3 +171,24 @@ async fn a_client_that_does_not_read_is_dropped_and_never_slows_the_room() -> Re
     drop(stuck);
     server.stop().await
 }
+
+#[tokio::test]
+async fn the_page_is_served_and_unknown_files_are_not_found() -> Result<()> {
+    let server = support::start("page").await?;
+    let (status, body) = support::http(server.addr, "GET", "/", None).await?;
+    assert_eq!(status, 200);
+    assert!(body.to_ascii_lowercase().contains("<!doctype html>"), "{body}");
+    let (status, room_page) = support::http(server.addr, "GET", "/r/Q7XKMB4R2T/watch", None).await?;
+    assert_eq!(
+        (status, room_page == body),
+        (200, true),
+        "a room URL loads the same app"
+    );
+    assert_eq!(
+        support::http(server.addr, "GET", "/assets/no-such-file.js", None)
+            .await?
+            .0,
+        404
+    );
+    server.stop().await
+}
