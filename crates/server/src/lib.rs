@@ -95,10 +95,10 @@ pub async fn run(listener: TcpListener, config: Config, shutdown: CancellationTo
         if let Err(e) = tcp.set_nodelay(true) {
             tracing::debug!(error = %e, "cannot set TCP_NODELAY");
         }
-        if let Some(bytes) = send_buffer {
-            if let Err(e) = socket2::SockRef::from(&*tcp).set_send_buffer_size(bytes) {
-                tracing::debug!(error = %e, "cannot set the send buffer");
-            }
+        if let Some(bytes) = send_buffer
+            && let Err(e) = socket2::SockRef::from(&*tcp).set_send_buffer_size(bytes)
+        {
+            tracing::debug!(error = %e, "cannot set the send buffer");
         }
     });
     axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())

@@ -39,12 +39,11 @@ pub async fn upgrade(
     State(app): State<Arc<App>>,
 ) -> Response {
     let origin = app.config.public_origin.trim_end_matches('/');
-    if !origin.is_empty() {
-        if let Some(o) = headers.get(header::ORIGIN) {
-            if o.as_bytes() != origin.as_bytes() {
-                return (StatusCode::FORBIDDEN, "origin not allowed").into_response();
-            }
-        }
+    if !origin.is_empty()
+        && let Some(o) = headers.get(header::ORIGIN)
+        && o.as_bytes() != origin.as_bytes()
+    {
+        return (StatusCode::FORBIDDEN, "origin not allowed").into_response();
     }
     let tracker = app.tracker.clone();
     // Client frames are small; a 128 KiB default read buffer per socket would dominate memory

@@ -1,18 +1,20 @@
-//! A room: one actor task owns the match, its two seats and its spectators. Everything a
-//! connection receives is built here, by [`Room::message_for`]-style projection per viewer, after
-//! the change is committed to the store.
+//! A room: one actor task owns the match, its two seats and its spectators. A change is
+//! committed to the store before anything about it is sent; what each connection receives is
+//! built in `routing.rs` for that connection's viewer.
+
+mod game_match;
+mod routing;
 
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
 
 use axum::extract::ws::Utf8Bytes;
-use evr_protocol::{
-    ErrorCode, PROTOCOL_VERSION, Presence, Role, RoomInfo, RoomOptions, SeatPresence, ServerMsg, SpectatorPolicy,
-};
-use evr_rules::{Action, Event, Faction, Game, LogEntry, Viewer};
+use evr_protocol::{ErrorCode, Role, RoomOptions, ServerMsg, SpectatorPolicy};
+use evr_rules::{Action, Faction, Game};
 use tokio::sync::{mpsc, oneshot};
 
+use self::game_match::{Match, Player};
 use crate::config::Config;
 use crate::metrics_names as m;
 use crate::secrets;
@@ -24,22 +26,6 @@ pub type ConnId = u64;
 /// A message queued for one connection: already serialized, shared between connections that see
 /// the same thing.
 pub type Outbound = Utf8Bytes;
-
-/// The two people in a room: the creator and the guest who joined with the invite link.
-/// Their factions swap with every rematch.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Player {
-    Creator,
-    Guest,
-}
-
-impl Player {
-    const BOTH: [Player; 2] = [Player::Creator, Player::Guest];
-
-    fn index(self) -> usize {
-        self as usize
-    }
-}
 
 /// What the room actor is asked to do.
 pub enum Command {
@@ -86,43 +72,6 @@ pub struct Joined {
 #[derive(Clone)]
 pub struct RoomHandle {
     pub tx: mpsc::Sender<Command>,
-}
-
-/// A game of the room: game 1, then one per rematch.
-struct Match {
-    game_no: u32,
-    creator_faction: Faction,
-    game: Game,
-    /// The update `seq` this game started at.
-    start_seq: u32,
-    /// Events of every update of this game, for catch-up after a reconnect: `(seq, events)`.
-    history: Vec<(u32, Vec<Event>)>,
-    /// Applied action ids per seat, with the update `seq` they produced (idempotency).
-    applied: HashMap<(Faction, String), u32>,
-    /// A win claimed because the opponent stayed away (not a rules outcome).
-    forfeit_winner: Option<Faction>,
-    rematch: [bool; 2],
-}
-
-impl Match {
-    fn faction_of(&self, p: Player) -> Faction {
-        match p {
-            Player::Creator => self.creator_faction,
-            Player::Guest => self.creator_faction.opponent(),
-        }
-    }
-
-    fn player_of(&self, f: Faction) -> Player {
-        if f == self.creator_faction {
-            Player::Creator
-        } else {
-            Player::Guest
-        }
-    }
-
-    fn is_over(&self) -> bool {
-        self.game.is_over() || self.forfeit_winner.is_some()
-    }
 }
 
 struct Conn {
@@ -347,138 +296,6 @@ impl Room {
         metrics::gauge!(m::ROOMS).decrement(1.0);
     }
 
-    // ----- what each viewer gets: the one routing place -----
-
-    fn viewer_of(&self, player: Option<Player>) -> Viewer {
-        match player {
-            Some(p) => Viewer::Seat(self.current.faction_of(p)),
-            None => Viewer::Spectator,
-        }
-    }
-
-    fn role_of(&self, player: Option<Player>) -> Role {
-        match player {
-            Some(p) => Role::Seat(self.current.faction_of(p)),
-            None => Role::Spectator,
-        }
-    }
-
-    fn room_info(&self) -> RoomInfo {
-        RoomInfo {
-            code: self.code.clone(),
-            options: self.options,
-            game_number: self.current.game_no,
-            rematch_requested: Faction::BOTH.map(|f| self.current.rematch[self.current.player_of(f).index()]),
-            forfeit_winner: self.current.forfeit_winner,
-        }
-    }
-
-    fn presence(&self) -> Presence {
-        let now = Instant::now();
-        let grace = self.config.disconnect_grace();
-        let seats = Faction::BOTH.map(|f| {
-            let p = self.current.player_of(f);
-            let connected = self.conns.values().any(|c| c.player == Some(p));
-            let claim_in_seconds = match self.away_since[p.index()] {
-                Some(t) if !connected && !self.current.is_over() && self.seat_hashes[p.index()].is_some() => {
-                    Some(grace.saturating_sub(now.duration_since(t)).as_secs() as u32)
-                }
-                _ => None,
-            };
-            SeatPresence {
-                taken: self.seat_hashes[p.index()].is_some(),
-                connected,
-                claim_in_seconds,
-            }
-        });
-        let spectators = self.conns.values().filter(|c| c.player.is_none()).count() as u32;
-        Presence { seats, spectators }
-    }
-
-    /// Serializes and queues `msg` for one connection; a connection that cannot keep up is dropped.
-    fn send(&mut self, conn: ConnId, msg: &ServerMsg) {
-        match serde_json::to_string(msg) {
-            Ok(text) => self.send_raw(conn, Utf8Bytes::from(text)),
-            Err(e) => tracing::error!(room = %self.code, error = %e, "cannot serialize a message"),
-        }
-    }
-
-    fn send_raw(&mut self, conn: ConnId, text: Outbound) {
-        let Some(c) = self.conns.get(&conn) else { return };
-        if c.out.try_send(text).is_err() {
-            tracing::warn!(room = %self.code, conn, "outbound queue full or closed: dropping the connection");
-            metrics::counter!(m::SLOW_CONSUMERS).increment(1);
-            self.remove_conn(conn);
-        }
-    }
-
-    fn error(&mut self, conn: ConnId, code: ErrorCode, message: impl Into<String>, action_id: Option<String>) {
-        metrics::counter!(m::ERRORS, "code" => code.as_str()).increment(1);
-        self.send(
-            conn,
-            &ServerMsg::Error {
-                code,
-                message: message.into(),
-                action_id,
-            },
-        );
-    }
-
-    /// Sends `make(viewer)` to every connection, serializing once per distinct viewer.
-    fn broadcast(&mut self, make: impl Fn(&Room, Viewer) -> ServerMsg) {
-        let mut cache: HashMap<Viewer, Outbound> = HashMap::new();
-        let targets: Vec<(ConnId, Viewer)> = self
-            .conns
-            .iter()
-            .map(|(id, c)| (*id, self.viewer_of(c.player)))
-            .collect();
-        for (id, viewer) in targets {
-            let text = match cache.get(&viewer) {
-                Some(t) => t.clone(),
-                None => match serde_json::to_string(&make(self, viewer)) {
-                    Ok(s) => {
-                        let t = Utf8Bytes::from(s);
-                        cache.insert(viewer, t.clone());
-                        t
-                    }
-                    Err(e) => {
-                        tracing::error!(room = %self.code, error = %e, "cannot serialize a message");
-                        continue;
-                    }
-                },
-            };
-            self.send_raw(id, text);
-        }
-    }
-
-    fn broadcast_presence(&mut self) {
-        let presence = self.presence();
-        self.broadcast(|_, _| ServerMsg::Presence { presence });
-    }
-
-    fn welcome(&self, player: Option<Player>, last_seq: Option<u32>) -> ServerMsg {
-        let viewer = self.viewer_of(player);
-        let missed = last_seq
-            .filter(|s| *s >= self.current.start_seq && *s <= self.seq)
-            .map(|since| {
-                self.current
-                    .history
-                    .iter()
-                    .filter(|(seq, _)| *seq > since)
-                    .flat_map(|(_, events)| events.iter().map(|e| e.project(viewer)))
-                    .collect::<Vec<LogEntry>>()
-            });
-        ServerMsg::Welcome {
-            version: PROTOCOL_VERSION,
-            you: self.role_of(player),
-            room: self.room_info(),
-            seq: self.seq,
-            view: Box::new(self.current.game.view(viewer)),
-            presence: self.presence(),
-            missed,
-        }
-    }
-
     // ----- commands -----
 
     fn connect(
@@ -515,10 +332,10 @@ impl Room {
         let Some(c) = self.conns.remove(&conn) else { return };
         metrics::gauge!(m::CONNECTIONS, "role" => if c.player.is_some() { "player" } else { "spectator" })
             .decrement(1.0);
-        if let Some(p) = c.player {
-            if !self.conns.values().any(|o| o.player == Some(p)) {
-                self.away_since[p.index()] = Some(Instant::now());
-            }
+        if let Some(p) = c.player
+            && !self.conns.values().any(|o| o.player == Some(p))
+        {
+            self.away_since[p.index()] = Some(Instant::now());
         }
     }
 

@@ -1,0 +1,152 @@
+//! What each connection receives. Every game payload sent to a connection is computed here, with
+//! the viewer [`Room::viewer_of`] gives for that connection: live updates, welcomes on join and
+//! reconnect (with the missed log entries), presence, room facts and errors alike.
+
+use std::collections::HashMap;
+use std::time::Instant;
+
+use axum::extract::ws::Utf8Bytes;
+use evr_protocol::{ErrorCode, PROTOCOL_VERSION, Presence, Role, RoomInfo, SeatPresence, ServerMsg};
+use evr_rules::{Faction, LogEntry, Viewer};
+
+use super::game_match::Player;
+use super::{ConnId, Outbound, Room};
+use crate::metrics_names as m;
+
+impl Room {
+    pub(super) fn viewer_of(&self, player: Option<Player>) -> Viewer {
+        match player {
+            Some(p) => Viewer::Seat(self.current.faction_of(p)),
+            None => Viewer::Spectator,
+        }
+    }
+
+    pub(super) fn role_of(&self, player: Option<Player>) -> Role {
+        match player {
+            Some(p) => Role::Seat(self.current.faction_of(p)),
+            None => Role::Spectator,
+        }
+    }
+
+    pub(super) fn room_info(&self) -> RoomInfo {
+        RoomInfo {
+            code: self.code.clone(),
+            options: self.options,
+            game_number: self.current.game_no,
+            rematch_requested: Faction::BOTH.map(|f| self.current.rematch[self.current.player_of(f).index()]),
+            forfeit_winner: self.current.forfeit_winner,
+        }
+    }
+
+    pub(super) fn presence(&self) -> Presence {
+        let now = Instant::now();
+        let grace = self.config.disconnect_grace();
+        let seats = Faction::BOTH.map(|f| {
+            let p = self.current.player_of(f);
+            let connected = self.conns.values().any(|c| c.player == Some(p));
+            let claim_in_seconds = match self.away_since[p.index()] {
+                Some(t) if !connected && !self.current.is_over() && self.seat_hashes[p.index()].is_some() => {
+                    Some(grace.saturating_sub(now.duration_since(t)).as_secs() as u32)
+                }
+                _ => None,
+            };
+            SeatPresence {
+                taken: self.seat_hashes[p.index()].is_some(),
+                connected,
+                claim_in_seconds,
+            }
+        });
+        let spectators = self.conns.values().filter(|c| c.player.is_none()).count() as u32;
+        Presence { seats, spectators }
+    }
+
+    /// Serializes and queues `msg` for one connection; a connection that cannot keep up is dropped.
+    pub(super) fn send(&mut self, conn: ConnId, msg: &ServerMsg) {
+        match serde_json::to_string(msg) {
+            Ok(text) => self.send_raw(conn, Utf8Bytes::from(text)),
+            Err(e) => tracing::error!(room = %self.code, error = %e, "cannot serialize a message"),
+        }
+    }
+
+    pub(super) fn send_raw(&mut self, conn: ConnId, text: Outbound) {
+        let Some(c) = self.conns.get(&conn) else { return };
+        if c.out.try_send(text).is_err() {
+            tracing::warn!(room = %self.code, conn, "outbound queue full or closed: dropping the connection");
+            metrics::counter!(m::SLOW_CONSUMERS).increment(1);
+            self.remove_conn(conn);
+        }
+    }
+
+    pub(super) fn error(
+        &mut self,
+        conn: ConnId,
+        code: ErrorCode,
+        message: impl Into<String>,
+        action_id: Option<String>,
+    ) {
+        metrics::counter!(m::ERRORS, "code" => code.as_str()).increment(1);
+        self.send(
+            conn,
+            &ServerMsg::Error {
+                code,
+                message: message.into(),
+                action_id,
+            },
+        );
+    }
+
+    /// Sends `make(viewer)` to every connection, serializing once per distinct viewer.
+    pub(super) fn broadcast(&mut self, make: impl Fn(&Room, Viewer) -> ServerMsg) {
+        let mut cache: HashMap<Viewer, Outbound> = HashMap::new();
+        let targets: Vec<(ConnId, Viewer)> = self
+            .conns
+            .iter()
+            .map(|(id, c)| (*id, self.viewer_of(c.player)))
+            .collect();
+        for (id, viewer) in targets {
+            let text = match cache.get(&viewer) {
+                Some(t) => t.clone(),
+                None => match serde_json::to_string(&make(self, viewer)) {
+                    Ok(s) => {
+                        let t = Utf8Bytes::from(s);
+                        cache.insert(viewer, t.clone());
+                        t
+                    }
+                    Err(e) => {
+                        tracing::error!(room = %self.code, error = %e, "cannot serialize a message");
+                        continue;
+                    }
+                },
+            };
+            self.send_raw(id, text);
+        }
+    }
+
+    pub(super) fn broadcast_presence(&mut self) {
+        let presence = self.presence();
+        self.broadcast(|_, _| ServerMsg::Presence { presence });
+    }
+
+    pub(super) fn welcome(&self, player: Option<Player>, last_seq: Option<u32>) -> ServerMsg {
+        let viewer = self.viewer_of(player);
+        let missed = last_seq
+            .filter(|s| *s >= self.current.start_seq && *s <= self.seq)
+            .map(|since| {
+                self.current
+                    .history
+                    .iter()
+                    .filter(|(seq, _)| *seq > since)
+                    .flat_map(|(_, events)| events.iter().map(|e| e.project(viewer)))
+                    .collect::<Vec<LogEntry>>()
+            });
+        ServerMsg::Welcome {
+            version: PROTOCOL_VERSION,
+            you: self.role_of(player),
+            room: self.room_info(),
+            seq: self.seq,
+            view: Box::new(self.current.game.view(viewer)),
+            presence: self.presence(),
+            missed,
+        }
+    }
+}
