@@ -91,10 +91,10 @@ fn check_frames(client: &Client, viewer: Viewer, oracle: &BTreeMap<u64, [Value; 
         }
         let seq = f["seq"].as_u64().context("seq")?;
         if ty == "update" {
-            if let Some(prev) = last_update {
-                if seq != prev + 1 {
-                    bail!("{viewer:?}: update seq jumped from {prev} to {seq}");
-                }
+            if let Some(prev) = last_update
+                && seq != prev + 1
+            {
+                bail!("{viewer:?}: update seq jumped from {prev} to {seq}");
             }
             last_update = Some(seq);
         }
