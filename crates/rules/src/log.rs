@@ -4,7 +4,7 @@
 //! back, a character shuffled into a deck…); it cannot be serialized. [`Event::project`] gives the
 //! [`LogEntry`] a viewer may see: the full entry for its audience, the redacted one for everyone else.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::action::EventOrder;
 use crate::cards::{CardMask, CardRef};
@@ -14,7 +14,7 @@ use crate::strategy::Strategy;
 use crate::view::{Mode, Outcome, RoundResult};
 
 /// Where a card came from or went to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Zone {
@@ -26,7 +26,7 @@ pub enum Zone {
 }
 
 /// Who chose a strategy.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Chooser {
@@ -39,7 +39,7 @@ pub enum Chooser {
 }
 
 /// Why a deck was shuffled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum ShuffleReason {
@@ -49,7 +49,7 @@ pub enum ShuffleReason {
 }
 
 /// Why the struggle ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum StruggleEnd {
@@ -58,7 +58,7 @@ pub enum StruggleEnd {
 }
 
 /// A modifier set for the next round's Planning phase.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum Modifier {
@@ -69,7 +69,7 @@ pub enum Modifier {
 
 /// One thing that happened, as one viewer may know it. Fields that are `None` for a viewer are
 /// secrets that viewer may not know; they are `None` for everyone outside the audience alike.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum LogEntry {

@@ -34,7 +34,7 @@ pub struct Modifiers {
 }
 
 /// Why the would-be winner won.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum WinReason {
@@ -47,7 +47,7 @@ pub enum WinReason {
 
 /// The Dominance phase of one round: all public once strategies are revealed.
 /// Per-faction arrays are `[rebel, imperial]`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RoundResult {
     pub round: u32,
@@ -72,7 +72,7 @@ pub struct RoundResult {
 }
 
 /// How the game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum OutcomeReason {
@@ -87,7 +87,7 @@ pub enum OutcomeReason {
 }
 
 /// The end of the game. `winner: None` is a draw (or nobody won the tutorial's struggle).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Outcome {
     pub winner: Option<Faction>,
@@ -96,7 +96,7 @@ pub struct Outcome {
 }
 
 /// The phase, as shown to clients.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum PhaseName {
@@ -108,7 +108,7 @@ pub enum PhaseName {
 }
 
 /// An event card's printed data.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct EventView {
     pub event: EventCard,
@@ -120,7 +120,7 @@ pub struct EventView {
 }
 
 /// A card in a play area (public).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CardInPlay {
     pub card: Card,
@@ -130,7 +130,7 @@ pub struct CardInPlay {
 }
 
 /// A strategy slot as the viewer knows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "state", content = "strategy", rename_all = "snake_case")]
 pub enum StrategySlot {
@@ -143,7 +143,7 @@ pub enum StrategySlot {
 }
 
 /// One player as the viewer knows them.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PlayerView {
     pub faction: Faction,
@@ -180,7 +180,7 @@ pub struct PlayerView {
 }
 
 /// A pending choice. Options and privately seen cards only for its owner.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PendingView {
     pub owner: Faction,
@@ -195,7 +195,7 @@ pub struct PendingView {
 }
 
 /// Who still has to choose which strategy (Planning).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PlanningView {
     /// Per target `[rebel, imperial]`: who chooses it (`None`: drawn at random).
@@ -205,7 +205,7 @@ pub struct PlanningView {
 }
 
 /// Everything one viewer may know about the game now.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct View {
     pub viewer: Viewer,

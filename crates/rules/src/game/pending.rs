@@ -2,7 +2,7 @@
 //! player's answer. Every allowed answer is enumerated by [`Game::options_into`], so validation is
 //! membership and the options are exactly what `legal_actions` lists.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::Game;
 use crate::action::{Choice, Destination, EventOrder};
@@ -12,7 +12,7 @@ use crate::faction::Faction;
 use crate::strategy::Strategy;
 
 /// What caused a pending choice.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ChoiceSource {
@@ -23,7 +23,7 @@ pub enum ChoiceSource {
 
 /// Which step is waiting; the data the step needs that is not in the zones themselves.
 /// Steps store positions ("the top two cards"), never hidden card identities.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "step", rename_all = "snake_case")]
 pub enum Step {
