@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Runs every test suite of the project. This is the README's test command; .ci/run calls it.
-# Needs only the Rust toolchain, which every machine of this kind has.
+# Needs the Rust toolchain and Node.js with npm (both on every machine of this kind); installs the
+# client's npm packages itself.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 echo "== formatting"
 cargo fmt --all -- --check
+
+echo "== browser client: install, typecheck, unit tests, build (the server embeds web-client/dist)"
+(cd web-client && npm ci --no-audit --no-fund && npm run typecheck && npm test && npm run build)
 
 echo "== build (release)"
 cargo build --release --locked -p evr-server -p evr-loadgen

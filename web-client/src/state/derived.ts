@@ -1,0 +1,180 @@
+// Pure helpers over a View: what the UI needs to show the next move. No framework imports.
+import type { Action, CardRef, Choice, Faction, PlayerView, Role, View } from "../net/protocol";
+import { otherFaction } from "../net/protocol";
+import { catalogIndex } from "../data/cards";
+
+export function myFaction(role: Role | null): Faction | null {
+  return role && role.role === "seat" ? role.faction : null;
+}
+
+/** The player shown at the bottom: my seat, or the Rebels for spectators. */
+export function bottomFaction(role: Role | null): Faction {
+  return myFaction(role) ?? "rebel";
+}
+
+export function playerOf(view: View, f: Faction): PlayerView {
+  return f === "rebel" ? view.rebel : view.imperial;
+}
+
+export function isMyTurn(view: View, role: Role | null): boolean {
+  const me = myFaction(role);
+  return me !== null && view.phase === "struggle" && view.turn === me;
+}
+
+/** Whose move the game waits for: the pending choice's owner first, then the turn. */
+export function waitingFor(view: View): Faction | null {
+  if (view.pending) return view.pending.owner;
+  if (view.phase === "struggle") return view.turn;
+  return null;
+}
+
+export interface TotalStatus {
+  total: number;
+  objective: number;
+  /** objective − total; negative when bust */
+  margin: number;
+  bust: boolean;
+}
+
+export function totalStatus(view: View, f: Faction): TotalStatus | null {
+  if (!view.event) return null;
+  const total = playerOf(view, f).total;
+  const objective = view.event.objective;
+  return { total, objective, margin: objective - total, bust: total > objective };
+}
+
+export function capacityLeft(view: View, f: Faction): number {
+  return playerOf(view, f).capacity_left;
+}
+
+export type ActionKind = Action["type"];
+
+export function legalByKind(view: View): Partial<Record<ActionKind, Action[]>> {
+  const out: Partial<Record<ActionKind, Action[]>> = {};
+  for (const a of view.legal_actions) (out[a.type] ??= []).push(a);
+  return out;
+}
+
+export interface CardActions {
+  use_power?: Action;
+  spend_influence?: Action;
+}
+
+/** `use_power` / `spend_influence` actions by the card they name. */
+export function legalByCard(view: View): Map<string, CardActions> {
+  const out = new Map<string, CardActions>();
+  for (const a of view.legal_actions) {
+    if (a.type === "use_power" || a.type === "spend_influence") {
+      const entry = out.get(a.card) ?? {};
+      entry[a.type] = a;
+      out.set(a.card, entry);
+    }
+  }
+  return out;
+}
+
+export function canDo(view: View, type: ActionKind): Action | null {
+  return view.legal_actions.find((a) => a.type === type) ?? null;
+}
+
+/** The answers I may give to the pending choice (empty unless it is mine). */
+export function myAnswers(view: View, role: Role | null): Choice[] {
+  const me = myFaction(role);
+  if (!view.pending || me === null || view.pending.owner !== me) return [];
+  return view.pending.options ?? [];
+}
+
+export function refKey(r: CardRef): string {
+  return `${r.owner}:${r.card}`;
+}
+
+/** Every card named by some option of the pending choice: the cards that glow as valid targets. */
+export function pendingTargets(view: View, role: Role | null): Set<string> {
+  const out = new Set<string>();
+  for (const c of myAnswers(view, role)) {
+    switch (c.kind) {
+      case "cards":
+        for (const r of c.cards) out.add(refKey(r));
+        break;
+      case "discard_and_top":
+        out.add(refKey(c.discard));
+        out.add(refKey(c.top));
+        break;
+      case "character":
+        if (view.pending) out.add(refKey({ owner: view.pending.owner, card: c.card }));
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+/** A stable key for a choice, so the UI can tell options apart and match a selection to one. */
+export function choiceKey(c: Choice): string {
+  switch (c.kind) {
+    case "cards":
+      return "cards:" + c.cards.map(refKey).sort().join(",");
+    case "deck":
+      return "deck:" + c.owner;
+    case "discard_and_top":
+      return `dt:${refKey(c.discard)}>${refKey(c.top)}`;
+    case "character":
+      return `char:${c.card}>${c.to}`;
+    case "strategy":
+      return "strategy:" + c.strategy;
+    case "event_order":
+      return "order:" + c.events.join("|");
+    case "play":
+      return "play:" + c.play;
+  }
+}
+
+/** Find the `cards` option whose set equals `selected` (by refKey), if the server offers it. */
+export function matchCardsOption(options: Choice[], selected: Iterable<string>): Choice | null {
+  const want = [...selected].sort().join(",");
+  return options.find((c) => c.kind === "cards" && c.cards.map(refKey).sort().join(",") === want) ?? null;
+}
+
+/** The legal `choose_characters` action naming exactly `chosen`, if any. */
+export function matchCharacterChoice(view: View, chosen: Iterable<string>): Action | null {
+  const want = [...chosen].sort().join("|");
+  return (
+    view.legal_actions.find(
+      (a) => a.type === "choose_characters" && [...a.characters].sort().join("|") === want,
+    ) ?? null
+  );
+}
+
+/** The characters offered in the character choice (the union of the legal choices). */
+export function characterPool(view: View): string[] {
+  const seen: string[] = [];
+  for (const a of view.legal_actions) {
+    if (a.type === "choose_characters") for (const c of a.characters) if (!seen.includes(c)) seen.push(c);
+  }
+  return seen.sort((a, b) => catalogIndex(a) - catalogIndex(b));
+}
+
+/** Legal `choose_strategy` actions by target faction. */
+export function strategyChoices(view: View): { rebel: Action[]; imperial: Action[] } {
+  const out = { rebel: [] as Action[], imperial: [] as Action[] };
+  for (const a of view.legal_actions) if (a.type === "choose_strategy") out[a.target].push(a);
+  return out;
+}
+
+/** The game's winner side, if decided, and VP per round for the small chart. */
+export function vpByRound(view: View): { round: number; vp: [number, number] }[] {
+  return view.rounds.filter((r) => r.reason !== null).map((r) => ({ round: r.round, vp: r.vp_after }));
+}
+
+/** The opponent of the bottom player. */
+export function topFaction(role: Role | null): Faction {
+  return otherFaction(bottomFaction(role));
+}
+
+/** The option a click on a glowing card picks: the one naming only that card, else the first naming it. */
+export function optionForCard(options: Choice[], key: string): Choice | null {
+  const names = (c: Choice): string[] =>
+    c.kind === "cards" ? c.cards.map(refKey) : c.kind === "discard_and_top" ? [refKey(c.discard), refKey(c.top)] : [];
+  return options.find((o) => names(o).length === 1 && names(o)[0] === key) ?? options.find((o) => names(o).includes(key)) ?? null;
+}

@@ -1,0 +1,182 @@
+// The client-side store: plain TS over @preact/signals-core (no Preact components here).
+import { batch, computed, signal } from "@preact/signals-core";
+import type { Connection, ConnectionStatus } from "../net/connection";
+import type { Action, LogEntry, Presence, Role, RoomInfo, ServerMsg, View } from "../net/protocol";
+import {
+  bottomFaction,
+  isMyTurn,
+  legalByCard,
+  legalByKind,
+  myFaction,
+  pendingTargets,
+  totalStatus,
+  waitingFor,
+} from "./derived";
+
+export interface LastError {
+  code: string;
+  message: string;
+  at: number;
+}
+
+export const LOG_LIMIT = 500;
+
+export class GameStore {
+  readonly status = signal<ConnectionStatus>("idle");
+  readonly retryInMs = signal<number | null>(null);
+  readonly failure = signal<string | null>(null);
+  readonly room = signal<RoomInfo | null>(null);
+  readonly role = signal<Role | null>(null);
+  readonly seq = signal<number | null>(null);
+  readonly view = signal<View | null>(null);
+  readonly presence = signal<Presence | null>(null);
+  readonly log = signal<LogEntry[]>([]);
+  /** the events of the last update (for highlights) */
+  readonly lastEvents = signal<LogEntry[]>([]);
+  readonly lastError = signal<LastError | null>(null);
+  /** ids of actions sent and not yet answered */
+  readonly inFlight = signal<string[]>([]);
+
+  readonly me = computed(() => myFaction(this.role.value));
+  readonly bottom = computed(() => bottomFaction(this.role.value));
+  readonly isSpectator = computed(() => this.role.value?.role === "spectator");
+  /** true while an action of ours is unanswered: the UI offers nothing then */
+  readonly busy = computed(() => this.inFlight.value.length > 0);
+  readonly myTurn = computed(() => (this.view.value ? isMyTurn(this.view.value, this.role.value) : false));
+  readonly waitingFor = computed(() => (this.view.value ? waitingFor(this.view.value) : null));
+  readonly legal = computed(() => (this.view.value ? legalByKind(this.view.value) : {}));
+  readonly legalCards = computed(() => (this.view.value ? legalByCard(this.view.value) : new Map()));
+  readonly targets = computed(() =>
+    this.view.value ? pendingTargets(this.view.value, this.role.value) : new Set<string>(),
+  );
+  readonly myTotal = computed(() => {
+    const v = this.view.value;
+    const me = this.me.value;
+    return v && me ? totalStatus(v, me) : null;
+  });
+  readonly opponentSeat = computed(() => {
+    const p = this.presence.value;
+    const me = this.me.value;
+    if (!p || !me) return null;
+    return p.seats[me === "rebel" ? 1 : 0];
+  });
+
+  private conn: Connection | null = null;
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(private now: () => number = () => Date.now()) {}
+
+  /** Follow a connection: every message updates the store. */
+  attach(conn: Connection): void {
+    this.detach();
+    this.conn = conn;
+    this.unsubscribe = conn.subscribe((e) => {
+      switch (e.type) {
+        case "status":
+          batch(() => {
+            this.status.value = e.status;
+            this.retryInMs.value = e.retryInMs ?? null;
+            if (e.status === "failed") this.failure.value = e.code ?? "failed";
+          });
+          break;
+        case "message":
+          this.apply(e.msg);
+          break;
+        case "acked":
+          this.dropInFlight(e.sent.action_id);
+          break;
+        case "refused":
+          this.dropInFlight(e.sent.action_id);
+          break;
+      }
+    });
+  }
+
+  detach(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    this.conn = null;
+  }
+
+  private dropInFlight(id: string): void {
+    if (this.inFlight.value.includes(id)) this.inFlight.value = this.inFlight.value.filter((x) => x !== id);
+  }
+
+  /** Apply one server message (also usable without a connection, e.g. in tests). */
+  apply(msg: ServerMsg): void {
+    batch(() => {
+      switch (msg.type) {
+        case "welcome": {
+          // Same game: after a reconnect `missed` holds exactly what we did not see (hello carried
+          // our last seq); after `stale_action` we already saw every update up to the welcome's
+          // seq (updates and the welcome travel in order), and `missed` would repeat entries.
+          const sameGame = this.seq.value !== null && this.room.value?.game_number === msg.room.game_number;
+          const log =
+            sameGame && msg.seq === this.seq.value
+              ? this.log.value
+              : sameGame && msg.missed !== null
+                ? trim([...this.log.value, ...msg.missed])
+                : [...msg.view.log];
+          this.room.value = msg.room;
+          this.role.value = msg.you;
+          this.seq.value = msg.seq;
+          this.view.value = msg.view;
+          this.presence.value = msg.presence;
+          this.log.value = log;
+          this.lastEvents.value = msg.missed ?? [];
+          break;
+        }
+        case "update":
+          this.seq.value = msg.seq;
+          this.view.value = msg.view;
+          this.log.value = trim([...this.log.value, ...msg.events]);
+          this.lastEvents.value = msg.events;
+          break;
+        case "room":
+          this.room.value = msg.room;
+          break;
+        case "presence":
+          this.presence.value = msg.presence;
+          break;
+        case "error":
+          if (msg.code !== "stale_action") {
+            this.lastError.value = { code: msg.code, message: msg.message, at: this.now() };
+          }
+          break;
+        case "ack":
+        case "pong":
+          break;
+      }
+    });
+  }
+
+  clearError(): void {
+    this.lastError.value = null;
+  }
+
+  /** Send a legal action from the current view. Returns false when nothing was sent. */
+  act(action: Action): boolean {
+    if (!this.conn || this.busy.value) return false;
+    const id = this.conn.sendAction(action, this.seq.value);
+    if (id === null) return false;
+    this.inFlight.value = [...this.inFlight.value, id];
+    this.lastError.value = null;
+    return true;
+  }
+
+  rematch(): boolean {
+    return this.conn?.rematch() ?? false;
+  }
+
+  claimWin(): boolean {
+    return this.conn?.claimWin() ?? false;
+  }
+
+  retryNow(): void {
+    this.conn?.retryNow();
+  }
+}
+
+function trim(log: LogEntry[]): LogEntry[] {
+  return log.length > LOG_LIMIT ? log.slice(log.length - LOG_LIMIT) : log;
+}

@@ -1,0 +1,37 @@
+import { useEffect } from "preact/hooks";
+import { htmlLang, t } from "../i18n";
+import { JoinPage } from "./JoinPage";
+import { Landing } from "./Landing";
+import { RoomPage } from "./RoomPage";
+import { route } from "./router";
+import { LanguagePicker } from "./widgets";
+
+export function App() {
+  const r = route.value;
+  const l = htmlLang.value;
+  useEffect(() => {
+    document.documentElement.lang = l;
+  }, [l]);
+  switch (r.page) {
+    case "landing":
+      return <Landing />;
+    case "join":
+      return <JoinPage code={r.code} invite={r.invite} />;
+    case "room":
+      return <RoomPage key={"seat" + r.code} code={r.code} watch={false} />;
+    case "watch":
+      return <RoomPage key={"watch" + r.code} code={r.code} watch={true} />;
+    default:
+      return (
+        <main class="page narrow">
+          <div class="topline">
+            <LanguagePicker />
+          </div>
+          <h1>404</h1>
+          <p>
+            <a href="/">{t("common.back")}</a>
+          </p>
+        </main>
+      );
+  }
+}

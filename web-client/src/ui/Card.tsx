@@ -1,0 +1,67 @@
+import type { ComponentChildren } from "preact";
+import { cardInfo, powerKey } from "../data/cards";
+import { cardName, powerText, sideName, t } from "../i18n";
+import type { Faction } from "../net/protocol";
+
+const GLYPH: Record<string, string> = {
+  military: "⚔",
+  diplomacy: "✉",
+  recon: "◎",
+  the_force: "✦",
+  character: "",
+};
+
+export function monogram(name: string): string {
+  const words = name.replace(/[^A-Za-z0-9 -]/g, "").split(/[ -]+/).filter((w) => w && w !== "and" && w !== "the");
+  return words.slice(0, 2).map((w) => w[0]!.toUpperCase()).join("");
+}
+
+/** A typographic card: faction colour, type glyph, value top-left, exhausted value bottom-left, power. */
+export function CardFace(props: {
+  name: string;
+  owner: Faction;
+  /** undefined: not in play (no ready/exhausted state) */
+  ready?: boolean;
+  value?: number;
+  target?: boolean;
+  selected?: boolean;
+  compact?: boolean;
+  children?: ComponentChildren;
+}) {
+  const info = cardInfo(props.name);
+  const isChar = info.kind === "character";
+  const state = props.ready === undefined ? "" : props.ready ? t("card.ready") : t("card.exhausted");
+  const value = props.value ?? info.ready;
+  const label = [
+    cardName(props.name),
+    sideName(props.owner),
+    isChar ? t("card.character") : null,
+    state || null,
+    t("card.value", { n: value }),
+    props.target ? t("card.target") : null,
+  ]
+    .filter(Boolean)
+    .join(t("sep.list"));
+  const cls = [
+    "card",
+    props.owner,
+    isChar ? "character" : info.kind,
+    props.ready === false ? "exhausted" : "",
+    props.target ? "target" : "",
+    props.selected ? "selected" : "",
+    props.compact ? "compact" : "",
+  ].join(" ");
+  return (
+    <div class="card-slot" data-exhausted={props.ready === false ? "true" : undefined}>
+      <div class={cls} role="img" aria-label={label} title={powerText(powerKey(props.name))}>
+        <span class="v" aria-hidden="true">{value}</span>
+        <span class="glyph" aria-hidden="true">{isChar ? monogram(props.name) : GLYPH[info.kind]}</span>
+        <span class="name" aria-hidden="true">{cardName(props.name)}</span>
+        {!props.compact && <span class="power" aria-hidden="true">{powerText(powerKey(props.name))}</span>}
+        <span class="xv" aria-hidden="true">{info.exhausted}</span>
+      </div>
+      {state && <span class={"state " + (props.ready ? "is-ready" : "is-exhausted")}>{state}</span>}
+      {props.children}
+    </div>
+  );
+}

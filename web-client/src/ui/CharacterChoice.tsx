@@ -1,0 +1,84 @@
+import { useState } from "preact/hooks";
+import { IMPERIAL_CHARACTERS, REBEL_CHARACTERS } from "../data/cards";
+import { cardName, powerText, sideName, t, colon } from "../i18n";
+import { otherFaction } from "../net/protocol";
+import { characterPool, matchCharacterChoice, playerOf } from "../state/derived";
+import type { GameStore } from "../state/store";
+import { CardFace } from "./Card";
+
+export function CharacterChoice({ store }: { store: GameStore }) {
+  const view = store.view.value!;
+  const me = store.me.value;
+  const [picked, setPicked] = useState<string[]>([]);
+
+  if (!me) {
+    return (
+      <section class="panel">
+        <h2>{t("phase.character_choice")}</h2>
+        <p>{t("chars.spectator")}</p>
+        <ul>
+          {(["rebel", "imperial"] as const).map((f) => (
+            <li key={f}>
+              {sideName(f)}{colon()}{playerOf(view, f).characters_chosen ? t("strategy.chosen") : t("strategy.notChosen")}
+            </li>
+          ))}
+        </ul>
+      </section>
+    );
+  }
+
+  const mine = playerOf(view, me);
+  const opp = playerOf(view, otherFaction(me));
+  const pool = characterPool(view);
+  const locked = mine.characters_chosen || pool.length === 0;
+  const all = me === "rebel" ? REBEL_CHARACTERS : IMPERIAL_CHARACTERS;
+  const action = matchCharacterChoice(view, picked);
+
+  const toggle = (c: string) => {
+    if (locked) return;
+    setPicked((p) => (p.includes(c) ? p.filter((x) => x !== c) : p.length < 4 ? [...p, c] : p));
+  };
+
+  return (
+    <section class="panel chars" aria-labelledby="chars-h">
+      <h2 id="chars-h">{t("chars.title")}</h2>
+      <p>{t("chars.help")}</p>
+      <p class="muted">{opp.characters_chosen ? t("chars.opponentDone") : t("chars.opponentChoosing")}</p>
+      {locked ? (
+        <>
+          <p class="big" role="status">{t("chars.locked")}</p>
+          {mine.characters && (
+            <div class="secret">
+              <span class="badge secret-mark">{t("common.onlyYou")}</span>
+              <div class="cards-row">
+                {mine.characters.map((c) => <CardFace key={c} name={c} owner={me} />)}
+              </div>
+            </div>
+          )}
+        </>
+      ) : (
+        <>
+          <ul class="pick-grid" role="list">
+            {all.map((c) => {
+              const on = picked.includes(c);
+              return (
+                <li key={c}>
+                  <button type="button" class={"pick" + (on ? " on" : "")} aria-pressed={on} onClick={() => toggle(c)}
+                    aria-label={`${cardName(c)}: ${powerText(c)}`} disabled={!on && picked.length >= 4}>
+                    <CardFace name={c} owner={me} selected={on} />
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+          <div class="actionbar">
+            <span aria-live="polite">{t("chars.count", { n: picked.length })}</span>
+            <button type="button" class="primary" disabled={!action || store.busy.value} onClick={() => action && store.act(action)}>
+              {store.busy.value ? t("action.sending") : t("chars.confirm")}
+            </button>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

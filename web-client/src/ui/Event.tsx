@@ -1,0 +1,70 @@
+import { effectText, eventName, sideName, strategyName, t, colon } from "../i18n";
+import type { RoundResult, View } from "../net/protocol";
+import { FACTIONS } from "../net/protocol";
+
+export function EventCard({ view }: { view: View }) {
+  const ev = view.event;
+  if (!ev) return null;
+  return (
+    <section class="event" aria-label={`${t("event.title")}: ${eventName(ev.event)}`}>
+      <div class="event-head">
+        <h3>{eventName(ev.event)}</h3>
+        <span class="objective" aria-label={`${t("event.objective")} ${ev.objective}`} title={t("event.objective")}>
+          {ev.objective}
+        </span>
+      </div>
+      <div class="pips" aria-label={t("event.capacity", { n: ev.capacity })} role="img">
+        {Array.from({ length: ev.capacity }, (_, i) => <span key={i} class="hex" aria-hidden="true">⬡</span>)}
+        <span class="sr-visible">{t("event.capacity", { n: ev.capacity })}</span>
+      </div>
+      <p class="rewards">
+        {t("event.vp", { n: ev.vp })} · {t("event.influence", { n: ev.influence })}
+      </p>
+      <p class="effect">{effectText(ev.effect)}</p>
+      <p class="meta">
+        {t("table.round", { n: view.round })} · {t(`phase.${view.phase}`)}
+        {view.balance && <> · {t("table.balance")}{colon()}<span class={"side-" + view.balance}>{sideName(view.balance)}</span></>}
+        {" · "}{t("event.deck", { n: view.event_deck_size })}
+      </p>
+      {view.known_next_events.length > 0 && (
+        <p class="secret">
+          <span class="badge secret-mark">{t("common.onlyYou")}</span> {t("event.next")}{colon()}{view.known_next_events.map(eventName).join(" → ")}
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** One line of why the round went the way it did. */
+export function resultLine(r: RoundResult): string {
+  if (!r.winner || !r.reason) return t("dominance.noWinner");
+  const why = r.reason === "tie_balance_token" ? t("reason.tie_balance_token", { side: sideName(r.winner) }) : t(`reason.${r.reason}`);
+  return `${t("dominance.winner", { side: sideName(r.winner) })} — ${why}`;
+}
+
+export function RoundSummary({ result }: { result: RoundResult }) {
+  return (
+    <section class="panel dominance" aria-labelledby={"round-" + result.round}>
+      <h3 id={"round-" + result.round}>
+        {t("dominance.title")} · {t("table.round", { n: result.round })} · {eventName(result.event)} ({result.objective})
+      </h3>
+      <table class="reveal">
+        <caption class="sr-only">{t("dominance.revealed")}</caption>
+        <tbody>
+          {FACTIONS.map((f, i) => (
+            <tr key={f} class={f}>
+              <th scope="row">{sideName(f)}</th>
+              <td class="strategy-flip">{strategyName(result.strategies[i] ?? null)}</td>
+              <td>
+                {result.totals_at_reveal[i]}
+                {result.direct_assault[i] && <> {t("dominance.directAssault")} = {result.totals[i]}</>}
+              </td>
+              <td>{result.bust[i] ? <strong class="bust">{t("table.bust")}</strong> : ""}{!result.eligible[i] && <span class="muted"> ({t("dominance.notEligible")})</span>}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p class="big">{resultLine(result)}</p>
+    </section>
+  );
+}

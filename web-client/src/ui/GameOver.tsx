@@ -1,0 +1,69 @@
+import { sideName, t } from "../i18n";
+import { vpByRound } from "../state/derived";
+import type { GameStore } from "../state/store";
+import { RoundSummary } from "./Event";
+
+export function GameOver({ store }: { store: GameStore }) {
+  const view = store.view.value!;
+  const room = store.room.value;
+  const me = store.me.value;
+  const o = view.outcome;
+  const last = view.rounds[view.rounds.length - 1];
+  const winner = room?.forfeit_winner ?? o?.winner ?? null;
+  const headline = !winner ? t("over.draw") : me ? (winner === me ? t("over.youWin") : t("over.youLose")) : t("over.winner", { side: sideName(winner) });
+  const asked: boolean[] = room?.rematch_requested ?? [false, false];
+  const myIdx = me === "rebel" ? 0 : me === "imperial" ? 1 : -1;
+  const points = vpByRound(view);
+  return (
+    <section class="panel gameover" aria-labelledby="over-h">
+      <h2 id="over-h">{t("over.title")}</h2>
+      <p class={"headline " + (winner ?? "")}>{headline}</p>
+      {winner && me && <p>{t("over.winner", { side: sideName(winner) })}</p>}
+      {room?.forfeit_winner ? (
+        <p>{t("over.forfeit", { side: sideName(room.forfeit_winner) })}</p>
+      ) : (
+        o && <p>{t(`over.by.${o.reason}`)} · {sideName("rebel")} {o.vp[0]} – {o.vp[1]} {sideName("imperial")}</p>
+      )}
+      {points.length > 0 && <VpChart points={points} />}
+      {last && <RoundSummary result={last} />}
+      {me && (
+        <div class="row">
+          {myIdx >= 0 && asked[myIdx] ? (
+            <p role="status">{t("over.rematchAsked")}</p>
+          ) : (
+            <>
+              {myIdx >= 0 && asked[1 - myIdx] && <p role="status">{t("over.rematchOffered")}</p>}
+              <button type="button" class="primary" onClick={() => store.rematch()}>{t("over.rematch")}</button>
+            </>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** A small line chart of VP after each round: Rebel orange, Imperial blue. */
+function VpChart({ points }: { points: { round: number; vp: [number, number] }[] }) {
+  const w = 300;
+  const h = 120;
+  const maxVp = Math.max(7, ...points.flatMap((p) => p.vp));
+  const x = (i: number) => 20 + (i * (w - 30)) / Math.max(1, points.length - 1 || 1);
+  const y = (v: number) => h - 15 - (v * (h - 25)) / maxVp;
+  const line = (k: 0 | 1) => points.map((p, i) => `${i ? "L" : "M"}${x(i)},${y(p.vp[k])}`).join(" ");
+  const desc = points.map((p) => `${p.round}: ${p.vp[0]}–${p.vp[1]}`).join(", ");
+  return (
+    <figure class="chart">
+      <svg viewBox={`0 0 ${w} ${h}`} role="img" aria-label={`${t("over.chart")}: ${desc}`}>
+        <line x1="20" y1={h - 15} x2={w - 10} y2={h - 15} class="axis" />
+        <path d={line(0)} class="l-rebel" />
+        <path d={line(1)} class="l-imperial" />
+        {points.map((p, i) => (
+          <text key={p.round} x={x(i)} y={h - 2} text-anchor="middle" class="tick">{p.round}</text>
+        ))}
+      </svg>
+      <figcaption>
+        {t("over.chart")} — <span class="side-rebel">{sideName("rebel")}</span> / <span class="side-imperial">{sideName("imperial")}</span>
+      </figcaption>
+    </figure>
+  );
+}

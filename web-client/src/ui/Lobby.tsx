@@ -1,0 +1,41 @@
+import { sideName, t } from "../i18n";
+import { FACTIONS } from "../net/protocol";
+import type { GameStore } from "../state/store";
+import { absoluteUrl, tokens } from "./services";
+import { CopyField } from "./widgets";
+
+export function Lobby({ code, store }: { code: string; store: GameStore }) {
+  const presence = store.presence.value!;
+  const room = store.room.value;
+  const invite = tokens.getInvite(code);
+  const seated = !store.isSpectator.value;
+  return (
+    <section class="panel lobby" aria-labelledby="lobby-h">
+      <h2 id="lobby-h">{seated ? t("lobby.title") : t("lobby.titleWatch")}</h2>
+      {seated && (invite ? <CopyField label={t("lobby.invite")} value={absoluteUrl(invite)} /> : <p>{t("lobby.inviteUnknown")}</p>)}
+      {room?.options.spectators !== "off" && <CopyField label={t("lobby.watch")} value={absoluteUrl(`/r/${code}/watch`)} />}
+      <SeatList store={store} />
+      <p>{t("header.spectators", { n: presence.spectators })}</p>
+    </section>
+  );
+}
+
+export function SeatList({ store }: { store: GameStore }) {
+  const presence = store.presence.value!;
+  const me = store.me.value;
+  return (
+    <ul class="seats">
+      {FACTIONS.map((f, i) => {
+        const s = presence.seats[i]!;
+        const state = !s.taken ? t("seat.empty") : s.connected ? t("seat.connected") : t("seat.away");
+        return (
+          <li key={f} class={f}>
+            <span class={"dot " + (s.connected ? "on" : "off")} aria-hidden="true" />
+            <strong>{sideName(f)}</strong>
+            {me === f && <> ({t("common.you")})</>} — {state}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

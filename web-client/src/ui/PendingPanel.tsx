@@ -1,0 +1,101 @@
+import { useEffect, useRef } from "preact/hooks";
+import { cardName, eventName, sideName, strategyName, strategyText, t, colon } from "../i18n";
+import type { Choice, PendingView } from "../net/protocol";
+import { choiceKey, myAnswers } from "../state/derived";
+import type { GameStore } from "../state/store";
+import { CardFace } from "./Card";
+import { pendingSelection } from "./selection";
+
+export function sourceName(p: PendingView): string {
+  switch (p.source.kind) {
+    case "card":
+      return cardName(p.source.card.card);
+    case "strategy":
+      return strategyName(p.source.strategy);
+    case "event":
+      return eventName(p.source.event);
+  }
+}
+
+function describeChoice(c: Choice): string {
+  const ref = (r: { owner: string; card: string }) => `${cardName(r.card)} (${sideName(r.owner)})`;
+  switch (c.kind) {
+    case "cards":
+      return c.cards.length === 0 ? t("pending.nothing") : c.cards.map(ref).join(" + ");
+    case "deck":
+      return t("pending.deck", { side: sideName(c.owner) });
+    case "discard_and_top":
+      return t("pending.discardTop", { discard: ref(c.discard), top: ref(c.top) });
+    case "character":
+      return c.to === "play_area" ? t("pending.toPlayArea", { card: cardName(c.card) }) : t("pending.toDeck", { card: cardName(c.card) });
+    case "strategy":
+      return `${strategyName(c.strategy)} — ${strategyText(c.strategy)}`;
+    case "event_order":
+      return t("pending.order", { list: c.events.map(eventName).join(" → ") });
+    case "play":
+      return c.play ? t("pending.playYes") : t("pending.playNo");
+  }
+}
+
+/** The pending choice: a dialog for its owner (generic over `pending.options`), a line for others. */
+export function PendingPanel({ store }: { store: GameStore }) {
+  const view = store.view.value!;
+  const role = store.role.value;
+  const p = view.pending;
+  const options = myAnswers(view, role);
+  const sel = pendingSelection.value;
+  const setSel = (k: string | null) => (pendingSelection.value = k);
+  const ref = useRef<HTMLDivElement>(null);
+  const stepKey = p ? JSON.stringify(p.step) + JSON.stringify(p.source) + store.seq.value : "";
+
+  useEffect(() => {
+    setSel(null);
+    if (options.length > 0) ref.current?.querySelector<HTMLInputElement>("input")?.focus();
+  }, [stepKey]);
+
+  if (!p) return null;
+  const title = sourceName(p);
+  if (options.length === 0) {
+    return (
+      <p class="notice" role="status">
+        {t("pending.other", { side: sideName(p.owner), source: title })}
+      </p>
+    );
+  }
+  const chosen = options.find((o) => choiceKey(o) === sel) ?? null;
+  return (
+    <div class="dialog" role="dialog" aria-modal="false" aria-labelledby="pending-h" ref={ref}>
+      <h2 id="pending-h">{t("pending.title", { source: title })}</h2>
+      <p>{t(`step.${p.step.step}`)}</p>
+      {p.seen_cards && p.seen_cards.length > 0 && (
+        <div class="secret">
+          <span class="badge secret-mark">{t("common.onlyYou")}</span> {t("pending.seen")}
+          <div class="cards-row">
+            {p.seen_cards.map((c) => <CardFace key={c.owner + c.card} name={c.card} owner={c.owner} compact />)}
+          </div>
+        </div>
+      )}
+      {p.seen_events && p.seen_events.length > 0 && (
+        <p class="secret">
+          <span class="badge secret-mark">{t("common.onlyYou")}</span> {t("pending.seenEvents")}{colon()}{p.seen_events.map(eventName).join(" → ")}
+        </p>
+      )}
+      <fieldset class="options">
+        <legend>{t("pending.choose")}</legend>
+        {options.map((o) => {
+          const k = choiceKey(o);
+          return (
+            <label key={k} class={"option" + (sel === k ? " on" : "")}>
+              <input type="radio" name="pending" value={k} checked={sel === k} onChange={() => setSel(k)} />
+              {describeChoice(o)}
+            </label>
+          );
+        })}
+      </fieldset>
+      <button type="button" class="primary" disabled={!chosen || store.busy.value}
+        onClick={() => chosen && store.act({ type: "answer", choice: chosen })}>
+        {store.busy.value ? t("action.sending") : t("common.confirm")}
+      </button>
+    </div>
+  );
+}

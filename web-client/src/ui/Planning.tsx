@@ -1,0 +1,99 @@
+import { STRATEGIES } from "../data/cards";
+import { sideName, strategyName, strategyText, t, colon } from "../i18n";
+import { FACTIONS, otherFaction, type PlayerView } from "../net/protocol";
+import { playerOf, strategyChoices } from "../state/derived";
+import type { GameStore } from "../state/store";
+import { EventCard, RoundSummary } from "./Event";
+
+export function Modifiers({ p }: { p: PlayerView }) {
+  const side = sideName(p.faction);
+  const other = sideName(otherFaction(p.faction));
+  return (
+    <>
+      {p.modifiers.infiltrated && <p class="modifier">{t("modifier.infiltrated", { side, other })}</p>}
+      {p.modifiers.diversion && <p class="modifier">{t("modifier.diversion", { side })}</p>}
+      {p.modifiers.located && <p class="modifier">{t("modifier.located", { side })}</p>}
+    </>
+  );
+}
+
+export function slotText(p: PlayerView): string {
+  const s = p.strategy;
+  if (s.state === "none") return t("strategy.notChosen");
+  if (s.state === "hidden") return t("strategy.hidden");
+  return `${t("strategy.chosen")}${colon()}${strategyName(s.strategy)}`;
+}
+
+export function Planning({ store }: { store: GameStore }) {
+  const view = store.view.value!;
+  const me = store.me.value;
+  const choices = strategyChoices(view);
+  const last = view.rounds.length > 0 ? view.rounds[view.rounds.length - 1] : null;
+  return (
+    <div class="planning">
+      {last && last.round < view.round && <RoundSummary result={last} />}
+      <EventCard view={view} />
+      <section class="panel" aria-labelledby="plan-h">
+        <h2 id="plan-h">{t("strategy.title")}</h2>
+        {FACTIONS.map((f, i) => {
+          const p = playerOf(view, f);
+          const chooser = view.planning?.chooser[i];
+          const legal = choices[f];
+          return (
+            <div key={f} class={"strategy-block " + f}>
+              <h3>
+                {sideName(f)} {me === f && <>({t("common.you")})</>} — {slotText(p)}
+                {p.strategy.state === "known" && !p.modifiers.located && <> <span class="badge secret-mark">{t("common.onlyYou")}</span></>}
+              </h3>
+              <p class="muted">
+                {chooser === null ? t("strategy.random") : chooser ? t("strategy.chosenBy", { side: sideName(chooser) }) : ""}
+              </p>
+              <Modifiers p={p} />
+              {legal.length > 0 && (
+                <>
+                  <p>{f === me ? t("strategy.forYou") : t("strategy.forOpponent", { side: sideName(f) })}</p>
+                  <StrategyRow p={p} legal={legal.map((a) => (a.type === "choose_strategy" ? a.strategy : ""))}
+                    busy={store.busy.value} onPick={(s) => { const a = legal.find((x) => x.type === "choose_strategy" && x.strategy === s); if (a) store.act(a); }} />
+                </>
+              )}
+              {legal.length === 0 && p.faction === me && p.strategy.state === "none" && view.planning && !view.planning.open[i] && (
+                <p class="muted">{t("strategy.waiting")}</p>
+              )}
+              {legal.length === 0 && <UsedList p={p} />}
+            </div>
+          );
+        })}
+      </section>
+    </div>
+  );
+}
+
+function UsedList({ p }: { p: PlayerView }) {
+  return (
+    <p class="muted">
+      {t("table.strategies")}{colon()}{p.unused_strategy_count} · {t("strategy.used")}{colon()}{p.used_strategies.length ? p.used_strategies.map(strategyName).join(t("sep.list")) : t("common.none")}
+    </p>
+  );
+}
+
+function StrategyRow(props: { p: PlayerView; legal: string[]; busy: boolean; onPick: (s: string) => void }) {
+  return (
+    <ul class="strategies" role="list">
+      {STRATEGIES.map((s) => {
+        const used = props.p.used_strategies.includes(s);
+        const ok = props.legal.includes(s);
+        return (
+          <li key={s}>
+            <button type="button" class={"strategy " + (used ? "used" : "")} disabled={!ok || props.busy} onClick={() => props.onPick(s)}
+              aria-label={`${strategyName(s)}${used ? ` (${t("strategy.used")})` : ""}: ${strategyText(s)}`}>
+              <strong>{strategyName(s)}</strong>
+              <span class="small">{strategyText(s)}</span>
+              {used && <span class="tag">{t("strategy.used")}</span>}
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+

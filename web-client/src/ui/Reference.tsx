@@ -1,0 +1,64 @@
+import { EVENT_INFO, IMPERIAL_CHARACTERS, REBEL_CHARACTERS, STRATEGIES } from "../data/cards";
+import { cardName, effectText, eventName, powerText, sideName, strategyName, strategyText, t } from "../i18n";
+
+/** A drawer with every card's power, the strategies and the events (our paraphrases). */
+export function Reference() {
+  const basics = ["military", "diplomacy", "recon", "the_force"] as const;
+  return (
+    <details class="log reference">
+      <summary>{t("ref.title")}</summary>
+      <h3>{t("ref.cards")}</h3>
+      <dl class="ref-list">
+        {basics.map((k) => (
+          <div key={k}>
+            <dt>{t(`kind.${k}`)} 2–5</dt>
+            <dd>{powerText(k)}</dd>
+          </div>
+        ))}
+        {[...REBEL_CHARACTERS.map((c) => ["rebel", c] as const), ...IMPERIAL_CHARACTERS.map((c) => ["imperial", c] as const)].map(([f, c]) => (
+          <div key={c}>
+            <dt class={"side-" + f}>
+              {cardName(c)} <span class="muted small">({sideName(f)}, 6/1)</span>
+            </dt>
+            <dd>{powerText(c)}</dd>
+          </div>
+        ))}
+      </dl>
+      <h3>{t("ref.strategies")}</h3>
+      <dl class="ref-list">
+        {STRATEGIES.map((s) => (
+          <div key={s}>
+            <dt>{strategyName(s)}</dt>
+            <dd>{strategyText(s)}</dd>
+          </div>
+        ))}
+      </dl>
+      <h3>{t("ref.events")}</h3>
+      <table class="reveal ref-events">
+        <thead>
+          <tr>
+            <th scope="col">{t("event.title")}</th>
+            <th scope="col">{t("event.capacity", { n: "" }).trim()}</th>
+            <th scope="col">{t("event.objective")}</th>
+            <th scope="col">{t("table.vp")}</th>
+            <th scope="col">{t("table.influence")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {EVENT_INFO.map((e) => (
+            <tr key={e.name}>
+              <th scope="row">
+                {eventName(e.name)}
+                {e.effect !== "none" && <div class="small muted">{effectText(e.effect)}</div>}
+              </th>
+              <td>{e.capacity}</td>
+              <td>{e.objective}</td>
+              <td>{e.vp}</td>
+              <td>{e.influence}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </details>
+  );
+}

@@ -1,0 +1,181 @@
+import { useEffect, useMemo, useState } from "preact/hooks";
+import { errorMessage, logLine, sideName, t, colon } from "../i18n";
+import { Connection } from "../net/connection";
+import { browserSocketFactory, realClock, wsUrlFor } from "../net/env";
+import { otherFaction } from "../net/protocol";
+import { GameStore } from "../state/store";
+import { CharacterChoice } from "./CharacterChoice";
+import { GameOver } from "./GameOver";
+import { Lobby } from "./Lobby";
+import { PendingPanel } from "./PendingPanel";
+import { Planning } from "./Planning";
+import { tokens } from "./services";
+import { Reference } from "./Reference";
+import { Table } from "./Table";
+import { LanguagePicker } from "./widgets";
+
+export function RoomPage({ code, watch }: { code: string; watch: boolean }) {
+  const token = watch ? null : tokens.getToken(code);
+  const ctx = useMemo(() => {
+    if (!watch && !token) return null;
+    const conn = new Connection({ url: wsUrlFor(code), token, socketFactory: browserSocketFactory, clock: realClock });
+    const store = new GameStore();
+    store.attach(conn);
+    return { conn, store };
+  }, [code, watch, token]);
+
+  useEffect(() => {
+    if (!ctx) return;
+    ctx.conn.start();
+    const onOnline = () => ctx.conn.retryNow();
+    addEventListener("online", onOnline);
+    return () => {
+      removeEventListener("online", onOnline);
+      ctx.conn.stop();
+      ctx.store.detach();
+    };
+  }, [ctx]);
+
+  if (!ctx) {
+    return (
+      <main class="page narrow">
+        <div class="topline"><LanguagePicker /></div>
+        <h1>{t("header.room", { code })}</h1>
+        <div class="panel">
+          <p>{t("room.noToken")}</p>
+          <p class="row">
+            <a class="button" href={`/r/${code}/watch`}>{t("room.watchInstead")}</a>
+            <a class="button" href="/">{t("common.back")}</a>
+          </p>
+        </div>
+      </main>
+    );
+  }
+  return <Room code={code} store={ctx.store} />;
+}
+
+function Header({ code, store }: { code: string; store: GameStore }) {
+  const status = store.status.value;
+  const retry = store.retryInMs.value;
+  const presence = store.presence.value;
+  const statusText =
+    status === "waiting" ? t("status.waiting", { s: Math.ceil((retry ?? 0) / 1000) }) : t(`status.${status}`);
+  return (
+    <header class="topbar">
+      <span class="code">{t("header.room", { code })}</span>
+      <span class={"conn " + status} role="status">
+        <span class="dot" aria-hidden="true" /> {statusText}
+        {status === "waiting" && (
+          <button type="button" class="link" onClick={() => store.retryNow()}>
+            {t("status.retry")}
+          </button>
+        )}
+      </span>
+      {presence && <span class="specs">{t("header.spectators", { n: presence.spectators })}</span>}
+      {store.isSpectator.value && <span class="badge">{t("room.spectating")}</span>}
+      <LanguagePicker />
+    </header>
+  );
+}
+
+function Room({ code, store }: { code: string; store: GameStore }) {
+  const view = store.view.value;
+  const presence = store.presence.value;
+  const me = store.me.value;
+  const failure = store.failure.value;
+
+  let body;
+  if (failure) {
+    body = (
+      <div class="panel" role="alert">
+        <p>{errorMessage(failure)}</p>
+        <p class="row">
+          {failure === "bad_token" && <a class="button" href={`/r/${code}/watch`}>{t("room.watchInstead")}</a>}
+          <a class="button" href="/">{t("common.back")}</a>
+        </p>
+      </div>
+    );
+  } else if (!view || !presence) {
+    body = <p class="panel" aria-live="polite">{t("status.connecting")}</p>;
+  } else {
+    const bothSeated = presence.seats[0].taken && presence.seats[1].taken;
+    if (!bothSeated) body = <Lobby code={code} store={store} />;
+    else if (view.phase === "game_over") body = <GameOver store={store} />;
+    else if (view.phase === "character_choice") body = <CharacterChoice store={store} />;
+    else if (view.phase === "planning") body = <Planning store={store} />;
+    else body = <Table store={store} />;
+  }
+  const opp = me ? otherFaction(me) : null;
+  const oppSeat = store.opponentSeat.value;
+  const title = `${t("header.room", { code })} · ${t("app.title")}`;
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
+  return (
+    <div class={"room " + (me ?? "spectator")}>
+      <Header code={code} store={store} />
+      <main class="page">
+        {opp && oppSeat && oppSeat.taken && !oppSeat.connected && view?.phase !== "game_over" && (
+          <AwayNotice side={sideName(opp)} claimIn={oppSeat.claim_in_seconds} presence={store.presence.value} onClaim={() => store.claimWin()} />
+        )}
+        {body}
+        {view && view.phase !== "game_over" && <PendingPanel store={store} />}
+        <ErrorToast store={store} />
+        {view && <LogDrawer store={store} />}
+        <Reference />
+      </main>
+    </div>
+  );
+}
+
+/** The opponent is away: a live countdown to when the win may be claimed, then the claim button. */
+function AwayNotice(props: { side: string; claimIn: number | null; presence: unknown; onClaim: () => void }) {
+  const [left, setLeft] = useState(props.claimIn);
+  useEffect(() => {
+    setLeft(props.claimIn);
+    if (props.claimIn === null) return;
+    const started = Date.now();
+    const id = setInterval(() => setLeft(Math.max(0, props.claimIn! - Math.floor((Date.now() - started) / 1000))), 1000);
+    return () => clearInterval(id);
+  }, [props.claimIn, props.presence]);
+  return (
+    <div class="notice" role="status">
+      {props.side}{colon()}{t("seat.away")}
+      {left !== null && left > 0 && <span aria-live="off"> — {t("seat.claimIn", { s: left })}</span>}
+      {left === 0 && (
+        <> — <button type="button" onClick={props.onClaim}>{t("seat.claimWin")}</button></>
+      )}
+    </div>
+  );
+}
+
+function ErrorToast({ store }: { store: GameStore }) {
+  const err = store.lastError.value;
+  if (!err) return null;
+  return (
+    <div class="toast" role="alert">
+      <strong>{t("error.title")}{colon()}</strong> {errorMessage(err.code, err.message)}
+      <button type="button" class="link" onClick={() => store.clearError()} aria-label={t("common.close")}>
+        ×
+      </button>
+    </div>
+  );
+}
+
+function LogDrawer({ store }: { store: GameStore }) {
+  const log = store.log.value;
+  return (
+    <details class="log">
+      <summary>{t("log.title")} ({log.length})</summary>
+      {log.length === 0 ? (
+        <p>{t("log.empty")}</p>
+      ) : (
+        <ol>
+          {log.slice(-200).map((e, i) => (
+            <li key={i}>{logLine(e)}</li>
+          ))}
+        </ol>
+      )}
+    </details>
+  );
+}

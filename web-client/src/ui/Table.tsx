@@ -1,0 +1,206 @@
+import { cardName, sideName, strategyName, t, colon } from "../i18n";
+import type { Faction, PlayerView, View } from "../net/protocol";
+import { choiceKey, myAnswers, optionForCard, playerOf, refKey, totalStatus } from "../state/derived";
+import { pendingSelection } from "./selection";
+import type { GameStore } from "../state/store";
+import { CardFace } from "./Card";
+import { EventCard, RoundSummary } from "./Event";
+import { slotText } from "./Planning";
+
+export function Table({ store }: { store: GameStore }) {
+  const view = store.view.value!;
+  const bottom = store.bottom.value;
+  const top = bottom === "rebel" ? "imperial" : "rebel";
+  const current = view.rounds.find((r) => r.round === view.round);
+  return (
+    <div class="table">
+      <PlayerStrip view={view} f={top} store={store} />
+      <PlayArea view={view} f={top} store={store} />
+      <div class="middle">
+        <EventCard view={view} />
+        <Totals view={view} />
+      </div>
+      {current && <RoundSummary result={current} />}
+      <PlayArea view={view} f={bottom} store={store} />
+      <PlayerStrip view={view} f={bottom} store={store} />
+      <ActionBar store={store} />
+    </div>
+  );
+}
+
+function Totals({ view }: { view: View }) {
+  if (!view.event) return null;
+  const obj = view.event.objective;
+  const scale = Math.max(obj + 6, view.rebel.total, view.imperial.total);
+  return (
+    <section class="totals" aria-label={t("table.total")}>
+      {(["imperial", "rebel"] as const).map((f) => {
+        const s = totalStatus(view, f)!;
+        return (
+          <div key={f} class={"meter " + f + (s.bust ? " bust" : "")}>
+            <span class="who">{sideName(f)}</span>
+            <span class="bar" aria-hidden="true">
+              <span class="fill" style={{ width: `${(Math.min(s.total, scale) / scale) * 100}%` }} />
+              <span class="goal" style={{ left: `${(obj / scale) * 100}%` }} />
+            </span>
+            <span class="num">
+              {t("table.totalOf", { total: s.total, objective: obj })}
+              {s.bust && <strong class="bust"> {t("table.bust")}</strong>}
+            </span>
+          </div>
+        );
+      })}
+    </section>
+  );
+}
+
+function PlayerStrip({ view, f, store }: { view: View; f: Faction; store: GameStore }) {
+  const p: PlayerView = playerOf(view, f);
+  const mine = store.me.value === f;
+  return (
+    <section class={"strip " + f} aria-label={sideName(f)}>
+      <h2>
+        {sideName(f)} {mine && <span class="muted">({t("common.you")})</span>}
+        {view.turn === f && view.phase === "struggle" && <span class="turn-mark"> ◀ {mine ? t("table.yourTurn") : t("table.theirTurn", { side: sideName(f) })}</span>}
+      </h2>
+      <dl class="counts">
+        <div><dt>{t("table.vp")}</dt><dd><Pips n={Math.min(p.vp, 7)} of={7} label={`${p.vp} / 7`} />{p.vp > 7 ? ` ${p.vp}` : ""}</dd></div>
+        <div><dt>{t("table.influence")}</dt><dd>{p.influence}</dd></div>
+        <div><dt>{t("table.deck")}</dt><dd>{p.deck_size}</dd></div>
+        <div><dt>{t("table.discard")}</dt><dd>{p.discard_pile.length}</dd></div>
+        <div><dt>{t("table.reserve")}</dt><dd>{p.reserve_size}</dd></div>
+        <div><dt>{t("table.strategies")}</dt><dd><Pips n={p.unused_strategy_count} of={5} square label={`${p.unused_strategy_count} / 5`} /></dd></div>
+      </dl>
+      <p class="small">
+        <StrategySlotCard p={p} />
+        {slotText(p)}
+        {mine && p.strategy.state === "known" && !view.rounds.some((r) => r.round === view.round) && (
+          <> <span class="badge secret-mark">{t("common.onlyYou")}</span></>
+        )}
+        {p.used_strategies.length > 0 && <> · {t("strategy.used")}{colon()}{p.used_strategies.map(strategyName).join(t("sep.list"))}</>}
+      </p>
+      {p.deck_top && <p class="small secret">{t("table.deckTop", { card: cardName(p.deck_top) })}</p>}
+      {mine && p.characters && (
+        <p class="small secret">
+          <span class="badge secret-mark">{t("common.onlyYou")}</span> {t("table.yourCharacters")}{colon()}{p.characters.map(cardName).join(t("sep.list"))}
+        </p>
+      )}
+      {p.reserve_known.length > 0 && (
+        <p class="small">{t("table.reserveKnown")}{colon()}{p.reserve_known.map(cardName).join(t("sep.list"))}</p>
+      )}
+      {p.discard_pile.length > 0 && (
+        <p class="small">{t("table.discard")}{colon()}{p.discard_pile.map(cardName).join(t("sep.list"))}</p>
+      )}
+    </section>
+  );
+}
+
+/** The round's strategy card: a face-down back while hidden, its face once known (flips, ≤ 200 ms). */
+function StrategySlotCard({ p }: { p: PlayerView }) {
+  const s = p.strategy;
+  if (s.state === "none") return null;
+  const known = s.state === "known";
+  return (
+    <span class={"strat-card " + p.faction + (known ? " face" : " back")} aria-hidden="true">
+      <span class="inner">{known ? strategyName(s.strategy).slice(0, 2) : "?"}</span>
+    </span>
+  );
+}
+
+/** Filled and empty marks (VP ●●○○○○○, strategies ▣▣▢▢▢) with the number for screen readers. */
+function Pips({ n, of, square, label }: { n: number; of: number; square?: boolean; label: string }) {
+  const on = square ? "▣" : "●";
+  const off = square ? "▢" : "○";
+  return (
+    <span class="pips-inline" role="img" aria-label={label} title={label}>
+      {on.repeat(Math.max(0, n))}{off.repeat(Math.max(0, of - n))}
+    </span>
+  );
+}
+
+function PlayArea({ view, f, store }: { view: View; f: Faction; store: GameStore }) {
+  const p = playerOf(view, f);
+  const targets = store.targets.value;
+  const byCard = store.legalCards.value;
+  const mine = store.me.value === f;
+  const busy = store.busy.value;
+  return (
+    <section class={"playarea " + f} aria-label={t("table.playArea", { side: sideName(f) })}>
+      <p class="small muted">
+        {t("table.playArea", { side: sideName(f) })} · {t("table.capacityLeft", { n: p.capacity_left })}
+      </p>
+      {p.play_area.length === 0 ? (
+        <p class="muted empty">{t("table.emptyArea")}</p>
+      ) : (
+        <ul class="cards-row" role="list">
+          {p.play_area.map((c) => {
+            const acts = mine ? byCard.get(c.card) : undefined;
+            const key = refKey({ owner: f, card: c.card });
+            const option = targets.has(key) ? optionForCard(myAnswers(view, store.role.value), key) : null;
+            return (
+              <li key={c.card}>
+                <CardFace name={c.card} owner={f} ready={c.ready} value={c.value} target={targets.has(key)}
+                  selected={option !== null && pendingSelection.value === choiceKey(option)}>
+                  {option && (
+                    <button type="button" class="card-btn target-btn" aria-pressed={pendingSelection.value === choiceKey(option)}
+                      onClick={() => (pendingSelection.value = choiceKey(option))} aria-label={`${t("card.select")}: ${cardName(c.card)}`}>
+                      {t("card.select")}
+                    </button>
+                  )}
+                  {acts?.use_power && (
+                    <button type="button" class="card-btn" disabled={busy} onClick={() => store.act(acts.use_power!)}
+                      aria-label={`${t("action.use_power")}: ${cardName(c.card)}`}>
+                      {t("action.use_power")}
+                    </button>
+                  )}
+                  {acts?.spend_influence && (
+                    <button type="button" class="card-btn" disabled={busy} onClick={() => store.act(acts.spend_influence!)}
+                      aria-label={`${t("action.spend_influence")}: ${cardName(c.card)}`}>
+                      {t("action.spend_influence")}
+                    </button>
+                  )}
+                </CardFace>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function ActionBar({ store }: { store: GameStore }) {
+  const view = store.view.value!;
+  const legal = store.legal.value;
+  const me = store.me.value;
+  const waiting = store.waitingFor.value;
+  const busy = store.busy.value;
+  let line: string;
+  if (!me) line = waiting ? t("table.theirTurn", { side: sideName(waiting) }) : t(`phase.${view.phase}`);
+  else if (view.pending && view.pending.owner !== me) line = t("table.waitingChoice", { side: sideName(view.pending.owner) });
+  else if (waiting === me) line = t("table.yourTurn");
+  else if (waiting) line = t("table.theirTurn", { side: sideName(waiting) });
+  else line = t(`phase.${view.phase}`);
+  const p = me ? playerOf(view, me) : null;
+  return (
+    <div class="actionbar sticky" role="toolbar" aria-label={line}>
+      <span class={"turnline" + (waiting === me && me ? " mine" : "")} aria-live="polite">
+        {busy ? t("action.sending") : line}
+        {p && view.phase === "struggle" && <> · {t("table.capacityLeft", { n: p.capacity_left })}</>}
+      </span>
+      {view.last_action_was_pass && waiting === me && legal.pass && <span class="warn">{t("table.passWarning")}</span>}
+      <span class="buttons">
+        {legal.play_card && (
+          <button type="button" class="primary" disabled={busy} onClick={() => store.act(legal.play_card![0]!)}>
+            {t("action.play_card")}
+          </button>
+        )}
+        {legal.pass && (
+          <button type="button" disabled={busy} onClick={() => store.act(legal.pass![0]!)}>
+            {t("action.pass")}
+          </button>
+        )}
+      </span>
+    </div>
+  );
+}

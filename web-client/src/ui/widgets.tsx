@@ -1,0 +1,50 @@
+import { useState } from "preact/hooks";
+import { lang, LANGS, setLanguage, t, type Lang } from "../i18n";
+
+export function LanguagePicker() {
+  return (
+    <label class="lang">
+      <span class="sr-only">{t("common.language")}</span>
+      <select
+        aria-label={t("common.language")}
+        value={lang.value}
+        onChange={(e) => setLanguage((e.currentTarget as HTMLSelectElement).value as Lang)}
+      >
+        {LANGS.map((l) => (
+          <option key={l.id} value={l.id} lang={l.id}>
+            {l.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+export function CopyField({ label, value }: { label: string; value: string }) {
+  const [copied, setCopied] = useState(false);
+  const id = "f" + label.replace(/\W/g, "");
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      setCopied(true);
+      setTimeout(() => setCopied(false), 1500);
+    } catch {
+      const el = document.getElementById(id) as HTMLInputElement | null;
+      el?.select();
+    }
+  };
+  return (
+    <div class="copyfield">
+      <label for={id}>{label}</label>
+      <div class="row">
+        <input id={id} readOnly value={value} onFocus={(e) => (e.currentTarget as HTMLInputElement).select()} />
+        <button type="button" onClick={copy}>
+          {copied ? t("common.copied") : t("common.copy")}
+        </button>
+      </div>
+      <span class="sr-only" aria-live="polite">
+        {copied ? t("common.copied") : ""}
+      </span>
+    </div>
+  );
+}

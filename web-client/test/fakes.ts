@@ -1,0 +1,165 @@
+import type { Clock, SocketLike } from "../src/net/env";
+import type { ClientMsg, LogEntry, ServerMsg, View } from "../src/net/protocol";
+
+export class FakeSocket implements SocketLike {
+  readyState = 0;
+  onopen: ((ev: unknown) => void) | null = null;
+  onmessage: ((ev: { data: unknown }) => void) | null = null;
+  onclose: ((ev: { code?: number; reason?: string }) => void) | null = null;
+  onerror: ((ev: unknown) => void) | null = null;
+  sent: ClientMsg[] = [];
+  closed = false;
+  constructor(public url: string) {}
+  send(data: string): void {
+    if (this.readyState !== 1) throw new Error("send on a socket that is not open");
+    this.sent.push(JSON.parse(data) as ClientMsg);
+  }
+  close(): void {
+    this.closed = true;
+    this.readyState = 3;
+  }
+  // test side
+  serverOpen(): void {
+    this.readyState = 1;
+    this.onopen?.({});
+  }
+  serverSend(msg: ServerMsg): void {
+    this.onmessage?.({ data: JSON.stringify(msg) });
+  }
+  serverClose(code = 1006): void {
+    this.readyState = 3;
+    this.onclose?.({ code });
+  }
+  last(): ClientMsg | undefined {
+    return this.sent[this.sent.length - 1];
+  }
+}
+
+export class FakeSockets {
+  all: FakeSocket[] = [];
+  factory = (url: string): FakeSocket => {
+    const s = new FakeSocket(url);
+    this.all.push(s);
+    return s;
+  };
+  get current(): FakeSocket {
+    const s = this.all[this.all.length - 1];
+    if (!s) throw new Error("no socket yet");
+    return s;
+  }
+}
+
+/** A manual clock: timers fire only when `advance` passes them. */
+export class FakeClock implements Clock {
+  t = 0;
+  private nextId = 1;
+  timers = new Map<number, { at: number; fn: () => void }>();
+  now(): number {
+    return this.t;
+  }
+  setTimeout(fn: () => void, ms: number): number {
+    const id = this.nextId++;
+    this.timers.set(id, { at: this.t + ms, fn });
+    return id;
+  }
+  clearTimeout(h: unknown): void {
+    this.timers.delete(h as number);
+  }
+  advance(ms: number): void {
+    const end = this.t + ms;
+    for (;;) {
+      let best: [number, { at: number; fn: () => void }] | null = null;
+      for (const e of this.timers) if (e[1].at <= end && (!best || e[1].at < best[1].at)) best = e;
+      if (!best) break;
+      this.timers.delete(best[0]);
+      this.t = best[1].at;
+      best[1].fn();
+    }
+    this.t = end;
+  }
+  /** delays of the pending timers, soonest first */
+  pending(): number[] {
+    return [...this.timers.values()].map((e) => e.at - this.t).sort((a, b) => a - b);
+  }
+}
+
+const emptyPlayer = (faction: "rebel" | "imperial") => ({
+  faction,
+  influence: 0,
+  vp: 0,
+  won_events: [],
+  play_area: [],
+  total: 0,
+  capacity_left: 4,
+  deck_size: 20,
+  deck_top: null,
+  deck_contents: null,
+  discard_pile: [],
+  reserve_size: 4,
+  reserve_known: [],
+  characters_chosen: true,
+  characters: null,
+  unused_strategies: null,
+  unused_strategy_count: 5,
+  used_strategies: [],
+  strategy: { state: "hidden" as const },
+  modifiers: { infiltrated: false, diversion: false, located: false },
+  next_modifiers: { infiltrated: false, diversion: false, located: false },
+});
+
+export function makeView(over: Partial<View> = {}): View {
+  return {
+    viewer: { seat: "rebel" },
+    mode: "full",
+    phase: "struggle",
+    round: 1,
+    event: { event: "Battle of Yavin", capacity: 4, objective: 15, vp: 3, influence: 0, effect: "none" },
+    event_deck_size: 20,
+    known_next_events: [],
+    balance: "imperial",
+    turn: "rebel",
+    last_action_was_pass: false,
+    struggle_actions: 0,
+    rebel: emptyPlayer("rebel"),
+    imperial: emptyPlayer("imperial"),
+    planning: null,
+    pending: null,
+    rounds: [],
+    outcome: null,
+    legal_actions: [],
+    log: [],
+    ...over,
+  };
+}
+
+export const ROOM = {
+  code: "ABCDEFGHJK",
+  options: { side: "random" as const, mode: "full" as const, spectators: "anyone_with_link" as const },
+  game_number: 1,
+  rematch_requested: [false, false] as [boolean, boolean],
+  forfeit_winner: null,
+};
+
+export const PRESENCE = {
+  seats: [
+    { taken: true, connected: true, claim_in_seconds: null },
+    { taken: true, connected: true, claim_in_seconds: null },
+  ] as [
+    { taken: boolean; connected: boolean; claim_in_seconds: number | null },
+    { taken: boolean; connected: boolean; claim_in_seconds: number | null },
+  ],
+  spectators: 0,
+};
+
+export function welcome(seq: number, view: View = makeView(), missed: LogEntry[] | null = null): ServerMsg {
+  return {
+    type: "welcome",
+    version: 1,
+    you: { role: "seat", faction: "rebel" },
+    room: ROOM,
+    seq,
+    view,
+    presence: PRESENCE,
+    missed,
+  };
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { ApiClient, ApiError, type FetchLike } from "../src/net/http";
+
+function fakeFetch(status: number, body: unknown, calls: { url: string; body?: string }[]): FetchLike {
+  return async (url, init) => {
+    calls.push({ url, body: init?.body });
+    return { ok: status >= 200 && status < 300, status, json: async () => body };
+  };
+}
+
+describe("ApiClient", () => {
+  it("creates a room", async () => {
+    const calls: { url: string; body?: string }[] = [];
+    const created = { code: "Q7", seat: "imperial", token: "t", invite_url: "/r/Q7/join#s", watch_url: "/r/Q7/watch" };
+    const api = new ApiClient(fakeFetch(201, created, calls));
+    await expect(api.createRoom({ side: "random", mode: "full", spectators: "off" })).resolves.toEqual(created);
+    expect(calls[0]).toEqual({ url: "/api/rooms", body: '{"side":"random","mode":"full","spectators":"off"}' });
+  });
+
+  it("joins with the invite and surfaces refusals as ApiError codes", async () => {
+    const calls: { url: string; body?: string }[] = [];
+    const api = new ApiClient(fakeFetch(409, { code: "seat_taken", message: "taken" }, calls));
+    const err = await api.joinRoom("Q7", "secret").catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err).toMatchObject({ status: 409, code: "seat_taken" });
+    expect(calls[0]).toEqual({ url: "/api/rooms/Q7/join", body: '{"invite":"secret"}' });
+  });
+
+  it("maps network failures to code network", async () => {
+    const api = new ApiClient(async () => {
+      throw new TypeError("offline");
+    });
+    await expect(api.joinRoom("Q7", "s")).rejects.toMatchObject({ code: "network", status: 0 });
+  });
+});

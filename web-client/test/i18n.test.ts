@@ -1,0 +1,102 @@
+import { describe, expect, it } from "vitest";
+import { CARDS, EVENTS, REBEL_CHARACTERS, IMPERIAL_CHARACTERS, STRATEGIES } from "../src/data/cards";
+import { MemoryStorage } from "../src/net/env";
+import type { LogEntry } from "../src/net/protocol";
+import { detectLanguage, initLanguage, lang, LANGS, logLine, MESSAGES, setLanguage, t, cardName, strategyName, eventName, powerText, strategyText, effectText } from "../src/i18n";
+import { en } from "../src/i18n/en";
+
+describe("i18n", () => {
+  it("every language has every key, non-empty, with the same {params}", () => {
+    const params = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort().join(",");
+    for (const { id } of LANGS) {
+      const m = MESSAGES[id];
+      expect(Object.keys(m).sort()).toEqual(Object.keys(en).sort());
+      for (const [k, v] of Object.entries(m)) {
+        expect(v.length, `${id} ${k}`).toBeGreaterThan(0);
+        expect(params(v), `${id} ${k}`).toBe(params(en[k as keyof typeof en]));
+      }
+    }
+  });
+
+  it("detects the browser language", () => {
+    expect(detectLanguage(["ja-JP", "en"])).toBe("ja");
+    expect(detectLanguage(["zh-TW"])).toBe("zh-Hant");
+    expect(detectLanguage(["zh-Hant-HK"])).toBe("zh-Hant");
+    expect(detectLanguage(["fr", "en-GB"])).toBe("en");
+    expect(detectLanguage(["de"])).toBe("en");
+  });
+
+  it("remembers the chosen language", () => {
+    const s = new MemoryStorage();
+    expect(initLanguage(s, ["ja"])).toBe("ja");
+    setLanguage("zh-Hant");
+    expect(s.getItem("evr.lang")).toBe("zh-Hant");
+    expect(initLanguage(s, ["en"])).toBe("zh-Hant");
+  });
+
+  it("uses the glossary terms and names", () => {
+    setLanguage("zh-Hant");
+    expect(t("table.balance")).toBe("均勢標記");
+    expect(t("action.pass")).toBe("放棄行動");
+    expect(cardName("Han Solo")).toBe("韓．索羅");
+    expect(cardName("Grand Moff Tarkin")).toBe("大星區長塔金");
+    expect(cardName("Yoda")).toBe("Yoda"); // no glossary name: English
+    expect(strategyName("deception")).toBe("謊言");
+    expect(eventName("Escape From Tatooine")).toBe("逃離塔圖因");
+    setLanguage("ja");
+    expect(t("phase.struggle")).toBe("紛争フェーズ");
+    expect(t("card.exhausted")).toBe("疲弊");
+    expect(cardName("Admiral Piett")).toBe("ピエット提督");
+    expect(strategyName("infiltration")).toBe("潜入");
+    expect(t("app.gameName")).toBe("帝国軍 vs. 反乱軍");
+    setLanguage("en");
+    expect(lang.value).toBe("en");
+  });
+
+  it("has a power text for every card kind and character, every strategy and effect", () => {
+    for (const l of ["en", "zh-Hant", "ja"] as const) {
+      setLanguage(l);
+      for (const c of [...REBEL_CHARACTERS, ...IMPERIAL_CHARACTERS, "military", "diplomacy", "recon", "the_force"]) expect(powerText(c), c).not.toBe("");
+      for (const s of STRATEGIES) expect(strategyText(s)).not.toBe("");
+      expect(effectText("ban_recon")).not.toBe("ban_recon");
+    }
+    expect(CARDS.length).toBe(32);
+    expect(EVENTS.length).toBe(24);
+    setLanguage("en");
+  });
+
+  it("describes log entries in all languages", () => {
+    const entries: LogEntry[] = [
+      { type: "card_played", faction: "rebel", card: "Han Solo" },
+      { type: "passed", faction: "imperial" },
+      { type: "card_on_top", by: "imperial", deck: "rebel", card: null, from: "discard_pile" },
+      { type: "balance_token", faction: "rebel", moved: true },
+    ];
+    setLanguage("en");
+    expect(logLine(entries[0]!)).toBe("Rebel played Han Solo.");
+    expect(logLine(entries[2]!)).toContain("a card");
+    setLanguage("zh-Hant");
+    expect(logLine(entries[0]!)).toBe("反抗軍打出 韓．索羅。");
+    expect(logLine(entries[3]!)).toContain("均勢標記");
+    setLanguage("ja");
+    expect(logLine(entries[1]!)).toBe("帝国軍がパス。");
+    setLanguage("en");
+  });
+});
+
+import { EVENT_INFO } from "../src/data/cards";
+import { NAMES } from "../src/i18n/names";
+import { EFFECT_TEXT } from "../src/i18n/powers";
+
+describe("card data and names", () => {
+  it("reads the engine's data: 24 events, VP add up to 42, every effect explained", () => {
+    expect(EVENT_INFO.length).toBe(24);
+    expect(EVENT_INFO.reduce((n, e) => n + e.vp, 0)).toBe(42);
+    for (const e of EVENT_INFO) expect(EFFECT_TEXT[e.effect], e.name).toBeDefined();
+  });
+
+  it("every translated name is a real card or event name", () => {
+    const all = new Set([...CARDS.map((c) => c.name), ...EVENTS]);
+    for (const n of Object.keys(NAMES)) expect(all.has(n), n).toBe(true);
+  });
+});

@@ -1,0 +1,186 @@
+// @vitest-environment happy-dom
+import { render } from "preact";
+import { act } from "preact/test-utils";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { setLanguage } from "../src/i18n";
+import type { Action, View } from "../src/net/protocol";
+import { GameStore } from "../src/state/store";
+import { CharacterChoice } from "../src/ui/CharacterChoice";
+import { GameOver } from "../src/ui/GameOver";
+import { Landing } from "../src/ui/Landing";
+import { PendingPanel } from "../src/ui/PendingPanel";
+import { Planning } from "../src/ui/Planning";
+import { Table } from "../src/ui/Table";
+import { makeView, welcome } from "./fakes";
+
+let root: HTMLElement;
+beforeEach(() => {
+  root = document.createElement("div");
+  document.body.appendChild(root);
+  setLanguage("en");
+});
+afterEach(() => {
+  render(null, root);
+  root.remove();
+});
+
+function storeWith(view: View): GameStore {
+  const s = new GameStore();
+  s.apply(welcome(3, view));
+  return s;
+}
+
+const buttons = () => [...root.querySelectorAll("button")].map((b) => b.textContent?.trim());
+
+describe("UI", () => {
+  it("landing offers create and enter", () => {
+    act(() => render(<Landing />, root));
+    expect(root.textContent).toContain("Create a room");
+    expect(buttons()).toContain("Create room");
+    expect(root.querySelectorAll('input[type="radio"]').length).toBe(7);
+  });
+
+  it("table: only legal actions, ready/exhausted by label, totals and bust", () => {
+    const v = makeView({
+      legal_actions: [{ type: "play_card" }, { type: "use_power", card: "Han Solo" }, { type: "pass" }],
+    });
+    v.rebel.play_area = [
+      { card: "Han Solo", ready: true, value: 6 },
+      { card: "Military 3", ready: false, value: 3 },
+    ];
+    v.rebel.total = 9;
+    v.imperial.total = 17;
+    act(() => render(<Table store={storeWith(v)} />, root));
+    expect(buttons()).toEqual(expect.arrayContaining(["Play top card", "Pass", "Use power"]));
+    expect(buttons()).not.toContain("Spend influence (ready it)");
+    const labels = [...root.querySelectorAll(".card")].map((c) => c.getAttribute("aria-label"));
+    expect(labels).toContain("Han Solo, Rebel, Character, ready, value 6");
+    expect(labels).toContain("Military 3, Rebel, exhausted, value 3");
+    expect(root.querySelector(".card.exhausted")).not.toBeNull();
+    expect(root.textContent).toContain("9 / 15");
+    expect(root.textContent).toContain("BUST");
+    expect(root.textContent).toContain("Your turn");
+  });
+
+  it("table in Japanese uses the glossary terms", () => {
+    setLanguage("ja");
+    act(() => render(<Table store={storeWith(makeView({ legal_actions: [{ type: "pass" }] }))} />, root));
+    expect(buttons()).toContain("パス");
+    expect(root.textContent).toContain("バランス・トークン");
+  });
+
+  it("character choice enables confirm only for a legal set of 4", () => {
+    const chars = ["Chewbacca", "Han Solo", "Lando Calrissian", "Leia Organa", "Luke Skywalker", "Obi-Wan Kenobi", "R2-D2 and C-3PO", "Yoda"];
+    const legal: Action[] = [];
+    for (let m = 0; m < 256; m++) {
+      const pick = chars.filter((_, i) => m & (1 << i));
+      if (pick.length === 4) legal.push({ type: "choose_characters", characters: pick });
+    }
+    const v = makeView({ phase: "character_choice", legal_actions: legal });
+    v.rebel.characters_chosen = false;
+    act(() => render(<CharacterChoice store={storeWith(v)} />, root));
+    const confirm = () => [...root.querySelectorAll("button")].find((b) => b.textContent === "Lock in these 4")!;
+    expect(confirm().disabled).toBe(true);
+    const picks = [...root.querySelectorAll("button.pick")] as HTMLButtonElement[];
+    expect(picks.length).toBe(8);
+    for (const b of picks.slice(0, 4)) act(() => b.click());
+    expect(confirm().disabled).toBe(false);
+    expect(picks[0]!.getAttribute("aria-pressed")).toBe("true");
+  });
+
+  it("planning: strategies with used ones labelled and infiltration sentence", () => {
+    const v = makeView({
+      phase: "planning",
+      turn: null,
+      planning: { chooser: ["rebel", "rebel"], open: [true, true] },
+      legal_actions: [
+        { type: "choose_strategy", target: "rebel", strategy: "support" },
+        { type: "choose_strategy", target: "imperial", strategy: "deception" },
+      ],
+    });
+    v.rebel.used_strategies = ["bureaucracy"];
+    v.imperial.modifiers.infiltrated = true;
+    v.rebel.strategy = { state: "none" };
+    act(() => render(<Planning store={storeWith(v)} />, root));
+    expect(root.textContent).toContain("Infiltration: the Rebel chooses the Imperial strategy this round.");
+    const used = [...root.querySelectorAll("button.strategy.used")];
+    expect(used.length).toBe(1);
+    expect(used[0]!.textContent).toContain("used");
+    const enabled = [...root.querySelectorAll("button.strategy")].filter((b) => !(b as HTMLButtonElement).disabled);
+    expect(enabled.length).toBe(2);
+  });
+
+  it("pending choice: dialog titled by the card, confirm sends the chosen option", () => {
+    const v = makeView({
+      pending: {
+        owner: "rebel",
+        source: { kind: "card", card: { owner: "rebel", card: "Recon 2" } },
+        step: { step: "recon_discard", deck: "imperial", seen: 2 },
+        options: [
+          { kind: "cards", cards: [{ owner: "imperial", card: "Darth Vader" }] },
+          { kind: "cards", cards: [{ owner: "imperial", card: "Military 5" }] },
+        ],
+        seen_cards: [{ owner: "imperial", card: "Darth Vader" }, { owner: "imperial", card: "Military 5" }],
+        seen_events: null,
+      },
+    });
+    const store = storeWith(v);
+    const sent: Action[] = [];
+    store.act = (a) => (sent.push(a), true);
+    act(() => render(<PendingPanel store={store} />, root));
+    expect(root.querySelector('[role="dialog"] h2')?.textContent).toBe("Recon 2");
+    expect(root.textContent).toContain("only you see this");
+    const radios = [...root.querySelectorAll('input[type="radio"]')] as HTMLInputElement[];
+    expect(radios.length).toBe(2);
+    act(() => radios[1]!.click());
+    const confirm = [...root.querySelectorAll("button")].find((b) => b.textContent === "Confirm")!;
+    act(() => confirm.click());
+    expect(sent).toEqual([{ type: "answer", choice: { kind: "cards", cards: [{ owner: "imperial", card: "Military 5" }] } }]);
+  });
+
+  it("a glowing card on the table selects its answer in the panel", () => {
+    const v = makeView({
+      pending: {
+        owner: "rebel",
+        source: { kind: "card", card: { owner: "rebel", card: "Military 3" } },
+        step: { step: "discard_opponent_card" },
+        options: [
+          { kind: "cards", cards: [{ owner: "imperial", card: "Darth Vader" }] },
+          { kind: "cards", cards: [{ owner: "imperial", card: "Recon 2" }] },
+        ],
+        seen_cards: null,
+        seen_events: null,
+      },
+    });
+    v.imperial.play_area = [
+      { card: "Darth Vader", ready: true, value: 6 },
+      { card: "Recon 2", ready: false, value: 2 },
+    ];
+    const store = storeWith(v);
+    act(() => render(<><Table store={store} /><PendingPanel store={store} /></>, root));
+    expect(root.querySelectorAll(".card.target").length).toBe(2);
+    const pick = root.querySelector('button[aria-label="Select: Recon 2"]') as HTMLButtonElement;
+    act(() => pick.click());
+    const radios = [...root.querySelectorAll('input[type="radio"]')] as HTMLInputElement[];
+    expect(radios.map((r) => r.checked)).toEqual([false, true]);
+  });
+
+  it("game over: winner, chart and rematch", () => {
+    const v = makeView({
+      phase: "game_over",
+      outcome: { winner: "rebel", reason: "victory_points", vp: [7, 3] },
+      rounds: [
+        {
+          round: 1, event: "Battle of Yavin", objective: 15, strategies: ["support", "deception"], totals_at_reveal: [14, 12],
+          eligible: [true, true], direct_assault: [false, false], totals: [14, 12], bust: [false, false],
+          would_be_winner: "rebel", deception: true, winner: "imperial", reason: "deception", vp_after: [0, 3],
+        },
+      ],
+    });
+    act(() => render(<GameOver store={storeWith(v)} />, root));
+    expect(root.textContent).toContain("You win!");
+    expect(root.textContent).toContain("Deception: the loser wins instead");
+    expect(root.querySelector("svg[role=img]")).not.toBeNull();
+    expect(buttons()).toContain("Rematch (sides swap)");
+  });
+});

@@ -1,0 +1,24 @@
+import { defineConfig } from "vitest/config";
+
+// The API server (override with EVR_API=http://host:port) (`cargo run --release -p evr-server`) listens on 127.0.0.1:8080.
+const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
+const api = env.EVR_API ?? "http://127.0.0.1:8080";
+
+export default defineConfig({
+  server: {
+    // card data is read from ../crates/rules/data/cards.json
+    fs: { allow: [".."] },
+    proxy: {
+      "/api": { target: api, changeOrigin: true },
+      "/ws": { target: api.replace(/^http/, "ws"), ws: true },
+    },
+  },
+  preview: {
+    proxy: {
+      "/api": { target: api, changeOrigin: true },
+      "/ws": { target: api.replace(/^http/, "ws"), ws: true },
+    },
+  },
+  build: { target: "es2022", sourcemap: true },
+  test: { environment: "node", include: ["test/**/*.test.ts", "test/**/*.test.tsx"] },
+});
