@@ -1,6 +1,5 @@
 //! `evr-loadgen`: concurrent scripted matches against a real server on loopback.
 
-mod http;
 mod matchplay;
 mod report;
 
@@ -12,6 +11,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use clap::Parser;
+
+use evr_bot_client::http;
 
 use crate::report::Stats;
 

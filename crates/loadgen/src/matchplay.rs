@@ -13,8 +13,9 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+use evr_bot_client::http;
+
 use crate::Args;
-use crate::http;
 use crate::report::Stats;
 
 type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;

@@ -2,6 +2,7 @@
 //! client may see is built by [`Game::view`] from allow-list view types.
 
 mod check;
+mod determinize;
 mod flow;
 mod pending;
 mod powers;

@@ -1,4 +1,5 @@
-//! A minimal HTTP/1.1 client for the server's two JSON endpoints (no client library needed).
+//! A minimal HTTP/1.1 client for the server's JSON endpoints (no client library needed); the load
+//! generator uses it too.
 
 use std::net::SocketAddr;
 use std::time::Duration;

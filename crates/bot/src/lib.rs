@@ -1,0 +1,145 @@
+//! # evr-bot — the computer opponent
+//!
+//! A bot decides from exactly what its seat may know: the [`View`] the server would send. It never
+//! sees the full [`evr_rules::Game`]; the search levels build complete games consistent with the
+//! view ([`evr_rules::Game::sample_from_view`], a *determinization*) and search those.
+//!
+//! - [`Level::Random`]: a uniformly random legal action (a baseline for tournaments);
+//! - [`Level::Easy`]: a simple heuristic ([`easy`]);
+//! - [`Level::Normal`], [`Level::Hard`]: single-observer Information-Set Monte Carlo Tree Search
+//!   ([`mcts`]) with an iteration budget and an optional wall-time cap.
+//!
+//! With no wall-time cap a bot is deterministic: the same seed, budget and sequence of views give
+//! the same actions.
+
+pub mod easy;
+pub mod mcts;
+
+use std::time::Duration;
+
+use evr_rules::{Action, View};
+use rand::SeedableRng;
+use rand::rngs::ChaCha20Rng;
+
+/// How strong the bot plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Level {
+    Random,
+    Easy,
+    Normal,
+    Hard,
+}
+
+impl Level {
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Random => "random",
+            Level::Easy => "easy",
+            Level::Normal => "normal",
+            Level::Hard => "hard",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Level> {
+        match s.to_ascii_lowercase().as_str() {
+            "random" => Some(Level::Random),
+            "easy" => Some(Level::Easy),
+            "normal" => Some(Level::Normal),
+            "hard" => Some(Level::Hard),
+            _ => None,
+        }
+    }
+
+    /// The default search budget of the level: ISMCTS iterations per decision.
+    pub fn default_iterations(self) -> u32 {
+        match self {
+            Level::Random | Level::Easy => 0,
+            Level::Normal => 400,
+            Level::Hard => 2_000,
+        }
+    }
+
+    /// The default wall-time cap per decision (the server's; tests and tournaments use none).
+    pub fn default_time_limit(self) -> Option<Duration> {
+        match self {
+            Level::Random | Level::Easy => None,
+            Level::Normal => Some(Duration::from_millis(300)),
+            Level::Hard => Some(Duration::from_millis(900)),
+        }
+    }
+}
+
+/// A bot's configuration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BotConfig {
+    pub level: Level,
+    pub seed: u64,
+    /// ISMCTS iterations per decision (search levels only).
+    pub iterations: u32,
+    /// Stops the search early when reached. `None`: iterations only (deterministic).
+    pub time_limit: Option<Duration>,
+}
+
+impl BotConfig {
+    /// The level's defaults, including its wall-time cap.
+    pub fn new(level: Level, seed: u64) -> BotConfig {
+        BotConfig {
+            level,
+            seed,
+            iterations: level.default_iterations(),
+            time_limit: level.default_time_limit(),
+        }
+    }
+
+    /// Deterministic: an iteration budget and no wall-time cap.
+    pub fn with_iterations(level: Level, seed: u64, iterations: u32) -> BotConfig {
+        BotConfig {
+            level,
+            seed,
+            iterations,
+            time_limit: None,
+        }
+    }
+}
+
+/// A computer player for one seat.
+#[derive(Debug)]
+pub struct Bot {
+    config: BotConfig,
+    rng: ChaCha20Rng,
+}
+
+impl Bot {
+    pub fn new(config: BotConfig) -> Bot {
+        Bot {
+            config,
+            rng: ChaCha20Rng::seed_from_u64(config.seed),
+        }
+    }
+
+    pub fn config(&self) -> BotConfig {
+        self.config
+    }
+
+    /// The action to take in `view`, always one of `view.legal_actions`. With no legal action
+    /// (not this seat's move, or a spectator's view) it returns `Action::Pass`, which the engine
+    /// would refuse: call it only when `view.legal_actions` is not empty.
+    pub fn decide(&mut self, view: &View) -> Action {
+        self.try_decide(view).unwrap_or(Action::Pass)
+    }
+
+    /// The action to take, or `None` when the view lists no legal action.
+    pub fn try_decide(&mut self, view: &View) -> Option<Action> {
+        let first = *view.legal_actions.first()?;
+        if view.legal_actions.len() == 1 {
+            return Some(first);
+        }
+        let action = match self.config.level {
+            Level::Random => easy::random_action(view, &mut self.rng),
+            Level::Easy => easy::decide(view, &mut self.rng),
+            Level::Normal | Level::Hard => mcts::search(view, &self.config, &mut self.rng),
+        };
+        // Never return anything but a listed action, whatever a level computed.
+        Some(action.filter(|a| view.legal_actions.contains(a)).unwrap_or(first))
+    }
+}
