@@ -37,7 +37,9 @@ describe("UI", () => {
     act(() => render(<Landing />, root));
     expect(root.textContent).toContain("Create a room");
     expect(buttons()).toContain("Create room");
-    expect(root.querySelectorAll('input[type="radio"]').length).toBe(7);
+    // Side (3), game (2), opponent (a friend or the computer at three levels: 4), spectators (2).
+    expect(root.querySelectorAll('input[type="radio"]').length).toBe(11);
+    expect(root.textContent).toContain("Computer — hard");
   });
 
   it("table: only legal actions, ready/exhausted by label, totals and bust", () => {

@@ -23,7 +23,10 @@ mod server;
 
 pub use client::ClientMsg;
 pub use error_code::ErrorCode;
-pub use server::{Presence, Role, RoomInfo, RoomOptions, SeatPresence, ServerMsg, SideChoice, SpectatorPolicy};
+pub use server::{
+    ComputerLevel, Opponent, Presence, Role, RoomInfo, RoomOptions, SeatPresence, ServerMsg, SideChoice,
+    SpectatorPolicy,
+};
 
 /// Bumped whenever a message changes incompatibly. `hello` carries it; a mismatch is refused with
 /// [`ErrorCode::VersionMismatch`].

@@ -25,6 +25,28 @@ pub enum SpectatorPolicy {
     AnyoneWithLink,
 }
 
+/// How strong the computer opponent plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum ComputerLevel {
+    Easy,
+    Normal,
+    Hard,
+}
+
+/// Who takes the other seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Opponent {
+    /// A friend joins with the invite link.
+    #[default]
+    Friend,
+    /// The server's computer player takes the seat at once.
+    Computer { level: ComputerLevel },
+}
+
 /// The options of `POST /api/rooms`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -33,6 +55,10 @@ pub struct RoomOptions {
     pub side: SideChoice,
     pub mode: Mode,
     pub spectators: SpectatorPolicy,
+    /// Who takes the other seat; absent means a friend.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub opponent: Option<Opponent>,
 }
 
 /// What a connection is in a room.

@@ -32,6 +32,9 @@ pub struct Config {
     /// Messages queued for one connection before it is dropped as too slow.
     #[arg(long, env = "EVR_OUTBOUND_QUEUE", default_value_t = 64)]
     pub outbound_queue: usize,
+    /// Milliseconds the computer opponent takes at least per move, so that a person can follow.
+    #[arg(long, env = "EVR_COMPUTER_DELAY_MS", default_value_t = 800)]
+    pub computer_delay_ms: u64,
     /// Kernel send buffer per connection in bytes (default: the system's). A smaller buffer
     /// bounds memory per connection and detects a client that stopped reading sooner.
     #[arg(long, env = "EVR_SOCKET_SEND_BUFFER")]
@@ -46,6 +49,10 @@ pub struct Config {
 }
 
 impl Config {
+    pub fn computer_delay(&self) -> Duration {
+        Duration::from_millis(self.computer_delay_ms)
+    }
+
     pub fn disconnect_grace(&self) -> Duration {
         Duration::from_secs(self.disconnect_grace_secs)
     }
@@ -61,6 +68,7 @@ impl Config {
             rooms_per_minute: 100_000,
             outbound_queue: 256,
             socket_send_buffer: None,
+            computer_delay_ms: 0,
             test_fixed_seed: None,
             log_json: false,
         }

@@ -34,8 +34,9 @@ pub struct CreatedRoom {
     pub seat: Faction,
     /// The creator's seat token: keep it to come back to the seat.
     pub token: String,
-    /// Link for the other player (the secret is in the fragment, never sent to servers).
-    pub invite_url: String,
+    /// Link for the other player (the secret is in the fragment, never sent to servers); none when
+    /// the computer takes the other seat.
+    pub invite_url: Option<String>,
     pub watch_url: Option<String>,
 }
 
@@ -124,7 +125,8 @@ pub async fn create_room(
     Ok((
         StatusCode::CREATED,
         Json(CreatedRoom {
-            invite_url: format!("{origin}/r/{code}/join#{invite}"),
+            invite_url: (options.opponent.unwrap_or_default() == evr_protocol::Opponent::Friend)
+                .then(|| format!("{origin}/r/{code}/join#{invite}")),
             watch_url,
             code,
             seat: creator_faction,

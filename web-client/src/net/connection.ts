@@ -2,6 +2,9 @@ import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from "./backoff";
 import { OPEN, type Clock, type SocketFactory, type SocketLike, type TimerHandle } from "./env";
 import { FATAL_CODES, PROTOCOL_VERSION, type Action, type ClientMsg, type ServerMsg } from "./protocol";
 
+/** Refusals of a frame the server did not read, so they carry no action_id. */
+const UNATTRIBUTED_REFUSALS = ["rate_limited", "frame_too_large", "bad_message"];
+
 /**
  * - `connecting`: a socket is opening, or hello was sent and the welcome has not come yet
  * - `ready`: welcomed; the view is live
@@ -9,9 +12,6 @@ import { FATAL_CODES, PROTOCOL_VERSION, type Action, type ClientMsg, type Server
  * - `failed`: refused for good (bad token, room gone, …); no more retries
  * - `stopped`: closed by us
  */
-/** Refusals of a frame the server did not read, so they carry no action_id. */
-const UNATTRIBUTED_REFUSALS = ["rate_limited", "frame_too_large", "bad_message"];
-
 export type ConnectionStatus = "idle" | "connecting" | "ready" | "waiting" | "failed" | "stopped";
 
 export interface SentAction {

@@ -4,7 +4,8 @@ export interface CreatedRoom {
   code: string;
   seat: Faction;
   token: string;
-  invite_url: string;
+  /** Absent when the computer takes the other seat. */
+  invite_url: string | null;
   watch_url: string;
 }
 

@@ -12,6 +12,7 @@ export type { Presence } from "../../../proto/ts/Presence";
 export type { Role } from "../../../proto/ts/Role";
 export type { RoomInfo } from "../../../proto/ts/RoomInfo";
 export type { RoomOptions } from "../../../proto/ts/RoomOptions";
+export type { Opponent } from "../../../proto/ts/Opponent";
 export type { LogEntry } from "../../../proto/ts/LogEntry";
 export type { Faction } from "../../../proto/ts/Faction";
 export type { Strategy } from "../../../proto/ts/Strategy";

@@ -1,15 +1,23 @@
 import { useState } from "preact/hooks";
 import { errorMessage, t } from "../i18n";
 import { ApiError } from "../net/http";
-import type { Mode, SideChoice, SpectatorPolicy } from "../net/protocol";
+import type { Mode, Opponent, SideChoice, SpectatorPolicy } from "../net/protocol";
 import { navigate } from "./router";
 import { api, tokens } from "./services";
 import { LanguagePicker } from "./widgets";
+
+type OpponentChoice = "friend" | "easy" | "normal" | "hard";
+
+/** A friend joins with the invite link; the computer takes the other seat at once. */
+function opponentOption(choice: OpponentChoice): Opponent {
+  return choice === "friend" ? { kind: "friend" } : { kind: "computer", level: choice };
+}
 
 export function Landing() {
   const [side, setSide] = useState<SideChoice>("random");
   const [mode, setMode] = useState<Mode>("full");
   const [spectators, setSpectators] = useState<SpectatorPolicy>("anyone_with_link");
+  const [opponent, setOpponent] = useState<OpponentChoice>("friend");
   const [code, setCode] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -19,9 +27,9 @@ export function Landing() {
     setBusy(true);
     setError(null);
     try {
-      const room = await api.createRoom({ side, mode, spectators });
+      const room = await api.createRoom({ side, mode, spectators, opponent: opponentOption(opponent) });
       tokens.setToken(room.code, room.token);
-      tokens.setInvite(room.code, room.invite_url);
+      if (room.invite_url) tokens.setInvite(room.code, room.invite_url);
       navigate(`/r/${room.code}`);
     } catch (err) {
       setError(err instanceof ApiError ? errorMessage(err.code, err.message) : String(err));
@@ -54,6 +62,8 @@ export function Landing() {
           options={(["rebel", "imperial", "random"] as const).map((v) => [v, t(`side.${v}`)])} />
         <Radio legend={t("landing.mode")} name="mode" value={mode} onChange={setMode}
           options={(["full", "tutorial"] as const).map((v) => [v, t(`mode.${v}`)])} />
+        <Radio legend={t("landing.opponent")} name="opponent" value={opponent} onChange={setOpponent}
+          options={(["friend", "easy", "normal", "hard"] as const).map((v) => [v, t(`opponent.${v}`)])} />
         <Radio legend={t("landing.spectators")} name="spectators" value={spectators} onChange={setSpectators}
           options={(["anyone_with_link", "off"] as const).map((v) => [v, t(`spectators.${v}`)])} />
         <button class="primary" type="submit" disabled={busy}>

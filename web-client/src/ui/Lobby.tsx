@@ -2,6 +2,7 @@ import { sideName, t } from "../i18n";
 import { FACTIONS } from "../net/protocol";
 import type { GameStore } from "../state/store";
 import { absoluteUrl, tokens } from "./services";
+import { QrCode } from "./QrCode";
 import { CopyField } from "./widgets";
 
 export function Lobby({ code, store }: { code: string; store: GameStore }) {
@@ -14,6 +15,20 @@ export function Lobby({ code, store }: { code: string; store: GameStore }) {
       <h2 id="lobby-h">{seated ? t("lobby.title") : t("lobby.titleWatch")}</h2>
       {seated && (invite ? <CopyField label={t("lobby.invite")} value={absoluteUrl(invite)} /> : <p>{t("lobby.inviteUnknown")}</p>)}
       {room?.options.spectators !== "off" && <CopyField label={t("lobby.watch")} value={absoluteUrl(`/r/${code}/watch`)} />}
+      <div class="qrs">
+        {seated && invite && (
+          <figure>
+            <QrCode text={absoluteUrl(invite)} label={t("lobby.qrInvite")} />
+            <figcaption>{t("lobby.qrInvite")}</figcaption>
+          </figure>
+        )}
+        {room?.options.spectators !== "off" && (
+          <figure>
+            <QrCode text={absoluteUrl(`/r/${code}/watch`)} label={t("lobby.qrWatch")} />
+            <figcaption>{t("lobby.qrWatch")}</figcaption>
+          </figure>
+        )}
+      </div>
       <SeatList store={store} />
       <p>{t("header.spectators", { n: presence.spectators })}</p>
     </section>

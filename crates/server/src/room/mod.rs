@@ -2,6 +2,7 @@
 //! committed to the store before anything about it is sent; what each connection receives is
 //! built in `routing.rs` for that connection's viewer.
 
+mod computer;
 mod game_match;
 mod routing;
 
@@ -10,10 +11,11 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use axum::extract::ws::Utf8Bytes;
-use evr_protocol::{ErrorCode, Role, RoomOptions, ServerMsg, SpectatorPolicy};
+use evr_protocol::{ErrorCode, Opponent, Role, RoomOptions, ServerMsg, SpectatorPolicy};
 use evr_rules::{Action, Faction, Game};
 use tokio::sync::{mpsc, oneshot};
 
+use self::computer::ComputerSeat;
 use self::game_match::{Match, Player};
 use crate::config::Config;
 use crate::metrics_names as m;
@@ -57,6 +59,11 @@ pub enum Command {
         invite: String,
         reply: oneshot::Sender<Result<Joined, ErrorCode>>,
     },
+    /// The computer opponent decided (`None`: it found nothing to do).
+    ComputerAction {
+        based_on: u32,
+        action: Option<Action>,
+    },
     /// Tell everyone the server is going away and stop.
     Shutdown,
 }
@@ -94,6 +101,10 @@ pub struct Room {
     away_since: [Option<Instant>; 2],
     store: Arc<dyn Store>,
     config: Arc<Config>,
+    /// The computer opponent on the guest seat, in rooms created against the computer.
+    computer: Option<ComputerSeat>,
+    /// The room's own mailbox, for the computer's decisions (weak: it never keeps the room alive).
+    self_tx: Option<mpsc::WeakSender<Command>>,
 }
 
 /// Why a stored room could not be rebuilt.
@@ -123,6 +134,13 @@ fn game_seed(config: &Config) -> Result<i64, std::io::Error> {
     match config.test_fixed_seed {
         Some(seed) => Ok(seed as i64),
         None => secrets::new_seed(),
+    }
+}
+
+fn computer_seat(options: &RoomOptions, config: &Config) -> Option<ComputerSeat> {
+    match options.opponent.unwrap_or_default() {
+        Opponent::Friend => None,
+        Opponent::Computer { level } => Some(ComputerSeat::new(level, game_seed(config).unwrap_or(0) as u64)),
     }
 }
 
@@ -164,11 +182,19 @@ impl Room {
         });
         room_write.await.map_err(|_| StoreError::Closed)??;
         game_write.await.map_err(|_| StoreError::Closed)??;
+        let computer = computer_seat(&options, &config);
+        // The computer's seat is taken by a token nobody holds.
+        let guest_hash = match computer {
+            Some(_) => Some(secrets::hash_token(
+                &secrets::new_token().map_err(|e| StoreError::Corrupt(e.to_string()))?,
+            )),
+            None => None,
+        };
         Ok(Room {
             code,
             options,
             invite_hash: secrets::hash_token(invite),
-            seat_hashes: [Some(secrets::hash_token(creator_token)), None],
+            seat_hashes: [Some(secrets::hash_token(creator_token)), guest_hash],
             current: Match {
                 game_no: 1,
                 creator_faction,
@@ -183,6 +209,8 @@ impl Room {
             conns: HashMap::new(),
             away_since: [None; 2],
             store,
+            computer,
+            self_tx: None,
             config,
         })
     }
@@ -216,11 +244,18 @@ impl Room {
             .as_deref()
             .and_then(|r| serde_json::from_str::<serde_json::Value>(r).ok())
             .and_then(|v| v.get("forfeit_winner").and_then(|w| w.as_str()).and_then(parse_faction));
+        let computer = computer_seat(&options, &config);
+        let guest_hash = match (&computer, stored.guest_hash) {
+            (Some(_), None) => Some(secrets::hash_token(
+                &secrets::new_token().map_err(|e| fail(e.to_string()))?,
+            )),
+            (_, hash) => hash,
+        };
         Ok(Room {
             code: stored.code,
             options,
             invite_hash: stored.invite_hash,
-            seat_hashes: [Some(stored.creator_hash), stored.guest_hash],
+            seat_hashes: [Some(stored.creator_hash), guest_hash],
             current: Match {
                 game_no: last.game_no,
                 creator_faction,
@@ -235,6 +270,8 @@ impl Room {
             conns: HashMap::new(),
             away_since: [None; 2],
             store,
+            computer,
+            self_tx: None,
             config,
         })
     }
@@ -244,14 +281,16 @@ impl Room {
     }
 
     /// Starts the actor; returns its handle.
-    pub fn spawn(self, tracker: &tokio_util::task::TaskTracker) -> RoomHandle {
+    pub fn spawn(mut self, tracker: &tokio_util::task::TaskTracker) -> RoomHandle {
         let (tx, rx) = mpsc::channel(256);
+        self.self_tx = Some(tx.downgrade());
         tracker.spawn(self.run(rx));
         RoomHandle { tx }
     }
 
     async fn run(mut self, mut rx: mpsc::Receiver<Command>) {
         metrics::gauge!(m::ROOMS).increment(1.0);
+        self.schedule_computer();
         while let Some(cmd) = rx.recv().await {
             match cmd {
                 Command::Connect {
@@ -279,6 +318,7 @@ impl Room {
                     let result = self.join(&invite).await;
                     let _ = reply.send(result);
                 }
+                Command::ComputerAction { based_on, action } => self.computer_action(based_on, action).await,
                 Command::Shutdown => {
                     let msg = ServerMsg::Error {
                         code: ErrorCode::ShuttingDown,
@@ -337,6 +377,11 @@ impl Room {
         {
             self.away_since[p.index()] = Some(Instant::now());
         }
+    }
+
+    /// Whether `p` is present: a connection of theirs is open, or `p` is the computer.
+    fn is_connected(&self, p: Player) -> bool {
+        (p == Player::Guest && self.computer.is_some()) || self.conns.values().any(|c| c.player == Some(p))
     }
 
     fn disconnect(&mut self, conn: ConnId) {
@@ -421,16 +466,30 @@ impl Room {
             return self.send(conn, &welcome);
         }
         let started = Instant::now();
-        // Apply to a copy: the live game changes only once the store has the action.
+        match self.commit_action(seat, action_id.clone(), action).await {
+            Ok(seq) => {
+                self.send(conn, &ServerMsg::Ack { action_id, seq });
+                self.broadcast_update();
+                metrics::histogram!(m::ACTION_TO_BROADCAST).record(started.elapsed().as_secs_f64());
+                self.schedule_computer();
+            }
+            Err((code, message)) => self.error(conn, code, message, Some(action_id)),
+        }
+    }
+
+    /// Applies `seat`'s action to a copy of the game, stores it, and only once it is committed
+    /// makes it the live game. Returns the new `seq`; on error nothing changed.
+    async fn commit_action(
+        &mut self,
+        seat: Faction,
+        action_id: String,
+        action: Action,
+    ) -> Result<u32, (ErrorCode, String)> {
         let mut next = self.current.game.clone();
-        let events = match next.apply(seat, action) {
-            Ok(events) => events,
-            Err(e) => return self.error(conn, ErrorCode::Rule(e), e.to_string(), Some(action_id)),
-        };
-        let action_json = match serde_json::to_string(&action) {
-            Ok(j) => j,
-            Err(e) => return self.error(conn, ErrorCode::BadMessage, e.to_string(), Some(action_id)),
-        };
+        let events = next
+            .apply(seat, action)
+            .map_err(|e| (ErrorCode::Rule(e), e.to_string()))?;
+        let action_json = serde_json::to_string(&action).map_err(|e| (ErrorCode::BadMessage, e.to_string()))?;
         let seq = self.seq + 1;
         let write = self.store.submit(WriteOp::AppendAction {
             code: self.code.clone(),
@@ -441,21 +500,17 @@ impl Room {
             action_id: action_id.clone(),
         });
         if !matches!(write.await, Ok(Ok(()))) {
-            return self.error(
-                conn,
+            return Err((
                 ErrorCode::StorageFailed,
-                "the action could not be stored; nothing changed",
-                Some(action_id),
-            );
+                "the action could not be stored; nothing changed".into(),
+            ));
         }
         self.current.game = next;
         self.seq = seq;
-        self.current.applied.insert((seat, action_id.clone()), seq);
+        self.current.applied.insert((seat, action_id), seq);
         self.current.history.push((seq, events));
         metrics::counter!(m::ACTIONS).increment(1);
-        self.send(conn, &ServerMsg::Ack { action_id, seq });
-        self.broadcast_update();
-        metrics::histogram!(m::ACTION_TO_BROADCAST).record(started.elapsed().as_secs_f64());
+        Ok(seq)
     }
 
     fn broadcast_update(&mut self) {
@@ -493,6 +548,10 @@ impl Room {
             );
         }
         self.current.rematch[player.index()] = true;
+        if self.computer.is_some() {
+            // The computer always accepts.
+            self.current.rematch[Player::Guest.index()] = true;
+        }
         if self.current.rematch != [true, true] {
             let room = self.room_info();
             return self.broadcast(|_, _| ServerMsg::Room { room: room.clone() });
@@ -536,6 +595,7 @@ impl Room {
             let welcome = self.welcome(p, None);
             self.send(id, &welcome);
         }
+        self.schedule_computer();
     }
 
     async fn claim_win(&mut self, conn: ConnId) {
@@ -553,8 +613,8 @@ impl Room {
             Player::Creator
         };
         let grace = self.config.disconnect_grace();
-        let away_long_enough = self.away_since[other.index()].is_some_and(|t| t.elapsed() >= grace)
-            && !self.conns.values().any(|c| c.player == Some(other));
+        let away_long_enough =
+            self.away_since[other.index()].is_some_and(|t| t.elapsed() >= grace) && !self.is_connected(other);
         if self.current.is_over() || !away_long_enough {
             return self.error(
                 conn,

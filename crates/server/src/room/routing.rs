@@ -43,7 +43,7 @@ impl Room {
         let grace = self.config.disconnect_grace();
         let seats = Faction::BOTH.map(|f| {
             let p = self.current.player_of(f);
-            let connected = self.conns.values().any(|c| c.player == Some(p));
+            let connected = self.is_connected(p);
             let claim_in_seconds = match self.away_since[p.index()] {
                 Some(t) if !connected && !self.current.is_over() && self.seat_hashes[p.index()].is_some() => {
                     Some(grace.saturating_sub(now.duration_since(t)).as_secs() as u32)

@@ -4,6 +4,7 @@
 mod support;
 
 mod bad_input;
+mod computer;
 mod durability;
 mod games;
 mod hidden_info;
