@@ -64,7 +64,7 @@ impl Level {
         match self {
             Level::Random | Level::Easy => None,
             Level::Normal => Some(Duration::from_millis(300)),
-            Level::Hard => Some(Duration::from_millis(900)),
+            Level::Hard => Some(Duration::from_millis(800)),
         }
     }
 }

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# End-to-end browser test of EvR Online: builds the client and the server (quick when already
+# built), starts the server on a free port with a fresh data dir, runs the Playwright test in
+# Debian's chromium, stops the server. Exit status: the test's.
+#   EVR_E2E_SKIP_BUILD=1   use the existing web-client/dist and target/release/evr-server
+#   E2E_SEED=<n>           the seed of the players' random choices (default 20261122)
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+CHROMIUM_PATH="${CHROMIUM_PATH:-/usr/bin/chromium}"
+say() { echo "[e2e run.sh] $*"; }
+
+if [ ! -x "$CHROMIUM_PATH" ]; then
+  say "installing chromium (apt-get)"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null && SUDO="sudo"
+  $SUDO apt-get update
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y chromium
+fi
+
+say "npm ci (tests/e2e)"
+(cd "$HERE" && npm ci --no-audit --no-fund)
+
+if [ "${EVR_E2E_SKIP_BUILD:-0}" != "1" ]; then
+  (
+    cd "$ROOT/web-client"
+    # rebuild dist/ only when an input changed: a new dist/ makes cargo re-embed it (~30 s)
+    if [ ! -f dist/index.html ] || [ -n "$(find src index.html package.json package-lock.json vite.config.ts tsconfig.json \
+        ../proto/ts ../crates/rules/data/cards.json -newer dist/index.html -print -quit 2>/dev/null)" ]; then
+      say "building the web client"
+      if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then npm ci --no-audit --no-fund; fi
+      npm run build
+    else
+      say "web-client/dist is up to date"
+    fi
+  )
+  say "building the server (embeds web-client/dist)"
+  (cd "$ROOT" && cargo build --release -p evr-server)
+fi
+BIN="$ROOT/target/release/evr-server"
+[ -x "$BIN" ] || { say "missing $BIN"; exit 1; }
+
+PORT="$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
+DATA_DIR="$(mktemp -d "${TMPDIR:-/tmp}/evr-e2e-data.XXXXXX")"
+mkdir -p "$HERE/artifacts"
+SERVER_LOG="$HERE/artifacts/server.log"
+say "starting $BIN on 127.0.0.1:$PORT (data $DATA_DIR, log $SERVER_LOG)"
+"$BIN" --bind "127.0.0.1:$PORT" --data-dir "$DATA_DIR" --messages-per-second 1000 >"$SERVER_LOG" 2>&1 &
+SERVER_PID=$!
+stop_server() {
+  if kill -0 "$SERVER_PID" 2>/dev/null; then
+    kill "$SERVER_PID" 2>/dev/null || true
+    for _ in $(seq 50); do kill -0 "$SERVER_PID" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$SERVER_PID" 2>/dev/null || true
+  fi
+  wait "$SERVER_PID" 2>/dev/null || true
+  rm -rf "$DATA_DIR"
+}
+trap stop_server EXIT
+
+for _ in $(seq 200); do
+  node -e 'fetch(process.argv[1]).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))' "http://127.0.0.1:$PORT/healthz" && break
+  kill -0 "$SERVER_PID" 2>/dev/null || { say "server exited:"; cat "$SERVER_LOG"; exit 1; }
+  sleep 0.1
+done
+
+say "running the test"
+cd "$HERE"
+status=0
+EVR_BASE_URL="http://127.0.0.1:$PORT" CHROMIUM_PATH="$CHROMIUM_PATH" \
+  node --test --test-reporter=spec e2e.test.mjs || status=$?
+if [ "$status" -ne 0 ]; then say "FAILED (exit $status); screenshots and server.log in $HERE/artifacts"; else say "passed"; fi
+exit "$status"
