@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test suite of the project. This is the README's test command; .ci/run calls it.
 # Needs the Rust toolchain and Node.js with npm (both on every machine of this kind); installs the
-# client's npm packages itself.
+# npm packages itself, and Debian's chromium and CJK fonts (apt-get) for the end-to-end test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,6 +16,9 @@ cargo build --release --locked -p evr-server -p evr-loadgen
 
 echo "== load smoke: 100 concurrent matches against the real server binary (must end with zero errors)"
 target/release/evr-loadgen --matches 100 --think-min-ms 1 --think-max-ms 10 --deadline-secs 300
+
+echo "== end-to-end: two players and a spectator in Debian's chromium against the real server (installs chromium if missing)"
+EVR_E2E_SKIP_BUILD=1 bash tests/e2e/run.sh
 
 echo "== Rust tests (release: the property tests play thousands of games)"
 cargo test --workspace --release --locked

@@ -10,11 +10,15 @@ ROOT="$(cd "$HERE/../.." && pwd)"
 CHROMIUM_PATH="${CHROMIUM_PATH:-/usr/bin/chromium}"
 say() { echo "[e2e run.sh] $*"; }
 
-if [ ! -x "$CHROMIUM_PATH" ]; then
-  say "installing chromium (apt-get)"
+# Debian's chromium, and CJK fonts so the Chinese and Japanese screenshots show text, not boxes
+MISSING=()
+[ -x "$CHROMIUM_PATH" ] || MISSING+=(chromium)
+fc-list 2>/dev/null | grep -q "Noto Sans CJK" || MISSING+=(fonts-noto-cjk)
+if [ "${#MISSING[@]}" -gt 0 ]; then
+  say "installing ${MISSING[*]} (apt-get)"
   SUDO=""; [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null && SUDO="sudo"
   $SUDO apt-get update
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y chromium
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y "${MISSING[@]}"
 fi
 
 say "npm ci (tests/e2e)"
