@@ -40,7 +40,9 @@ describe("i18n", () => {
     expect(t("action.pass")).toBe("放棄行動");
     expect(cardName("Han Solo")).toBe("韓．索羅");
     expect(cardName("Grand Moff Tarkin")).toBe("大星區長塔金");
-    expect(cardName("Yoda")).toBe("Yoda"); // no glossary name: English
+    expect(cardName("Yoda")).toBe("尤達"); // the local Star Wars releases' name
+    expect(cardName("Military 3")).toBe("軍事 3");
+    expect(strategyName("bureaucracy")).toBe("官僚體制");
     expect(strategyName("deception")).toBe("謊言");
     expect(eventName("Escape From Tatooine")).toBe("逃離塔圖因");
     setLanguage("ja");
@@ -51,6 +53,23 @@ describe("i18n", () => {
     expect(t("app.gameName")).toBe("帝国軍 vs. 反乱軍");
     setLanguage("en");
     expect(lang.value).toBe("en");
+  });
+
+  it("names every card, event and strategy in each language", () => {
+    const english = new Set([...CARDS.map((c) => c.name), ...EVENTS, "IG-88"]);
+    for (const l of ["zh-Hant", "ja"] as const) {
+      setLanguage(l);
+      for (const c of CARDS) {
+        const local = cardName(c.name);
+        if (c.name !== "IG-88") expect(local, `${l} ${c.name}`).not.toBe(c.name);
+        expect(english.has(local), `${l} ${c.name} -> ${local}`).toBe(c.name === "IG-88");
+      }
+      for (const e of EVENTS) expect(eventName(e), `${l} ${e}`).not.toBe(e);
+      for (const st of STRATEGIES) expect(strategyName(st), `${l} ${st}`).toMatch(/^[^A-Za-z]+$/);
+    }
+    setLanguage("en");
+    expect(cardName("Military 3")).toBe("Military 3");
+    expect(strategyName("direct_assault")).toBe("Direct Assault");
   });
 
   it("has a power text for every card kind and character, every strategy and effect", () => {

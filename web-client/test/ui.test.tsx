@@ -10,6 +10,8 @@ import { GameOver } from "../src/ui/GameOver";
 import { Landing } from "../src/ui/Landing";
 import { PendingPanel } from "../src/ui/PendingPanel";
 import { Planning } from "../src/ui/Planning";
+import { CardDetail, inspected } from "../src/ui/CardDetail";
+import { awardLines } from "../src/ui/Event";
 import { Table } from "../src/ui/Table";
 import { makeView, welcome } from "./fakes";
 
@@ -184,5 +186,52 @@ describe("UI", () => {
     expect(root.textContent).toContain("Deception: the loser wins instead");
     expect(root.querySelector("svg[role=img]")).not.toBeNull();
     expect(buttons()).toContain("Rematch (sides swap)");
+  });
+
+  it("card details: focus shows the whole power, a click pins it, Escape closes", () => {
+    inspected.value = null;
+    const v = makeView({ legal_actions: [{ type: "pass" }] });
+    v.imperial.play_area = [{ card: "Darth Vader", ready: false, value: 1 }];
+    act(() => render(<><Table store={storeWith(v)} /><CardDetail /></>, root));
+    const card = root.querySelector<HTMLElement>('.card[role="button"]')!;
+    expect(card.getAttribute("tabindex")).toBe("0");
+    expect(root.querySelector("aside.card-detail")).toBeNull();
+    act(() => card.dispatchEvent(new FocusEvent("focus")));
+    const aside = () => root.querySelector("aside.card-detail");
+    expect(aside()?.textContent).toContain("Darth Vader");
+    expect(aside()?.textContent).toContain("Discard an exhausted card; a character goes to the reserve.");
+    expect(aside()?.textContent).toContain("exhausted");
+    expect(aside()?.textContent).toContain("Value now: 1");
+    act(() => card.dispatchEvent(new FocusEvent("blur")));
+    expect(aside()).toBeNull();
+    act(() => card.click());
+    expect(aside()?.classList.contains("pinned")).toBe(true);
+    expect(card.getAttribute("aria-expanded")).toBe("true");
+    act(() => card.dispatchEvent(new FocusEvent("blur"))); // pinned: stays
+    expect(aside()).not.toBeNull();
+    act(() => document.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape" })));
+    expect(aside()).toBeNull();
+    setLanguage("ja");
+    act(() => card.click());
+    expect(aside()?.textContent).toContain("ダース・ベイダー");
+    expect(aside()?.textContent).toContain("Darth Vader"); // the printed English name beside it
+    act(() => card.click());
+    expect(aside()).toBeNull();
+  });
+
+  it("dominance says what the winner takes, a losing Bureaucracy, or the event going under the deck", () => {
+    const base = {
+      round: 2, event: "Battle of Hoth", objective: 17, strategies: ["support", "bureaucracy"] as View["rounds"][number]["strategies"],
+      totals_at_reveal: [14, 12] as [number, number], eligible: [true, true] as [boolean, boolean],
+      direct_assault: [false, false] as [boolean, boolean], totals: [14, 12] as [number, number], bust: [false, false] as [boolean, boolean],
+      would_be_winner: "rebel" as const, deception: false, winner: "rebel" as const, reason: "higher_total" as const, vp_after: [2, 0] as [number, number],
+    };
+    const lines = awardLines(base);
+    expect(lines[0]).toMatch(/^Rebel takes Battle of Hoth: \+\d VP, \+\d influence$/);
+    expect(lines).toContain("Imperial lost with Bureaucracy: +2 influence");
+    expect(awardLines({ ...base, eligible: [true, false] })).not.toContain("Imperial lost with Bureaucracy: +2 influence");
+    expect(awardLines({ ...base, winner: null, reason: null, would_be_winner: null })).toEqual([
+      "The event goes face down to the bottom of the event deck.",
+    ]);
   });
 });

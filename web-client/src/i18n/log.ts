@@ -80,7 +80,7 @@ const zh: Fmt = (e, h) => {
     case "new_strategy_chosen": return `${h.side(e.faction)}選擇新的戰略牌${e.strategy ? "：" + h.strategy(e.strategy) : ""}。`;
     case "struggle_ended": return e.reason === "both_passed" ? "雙方放棄行動：對戰結束。" : "對戰結束（行動上限）。";
     case "strategies_revealed": return `揭示戰略牌：${h.strategy(e.strategies[0])} / ${h.strategy(e.strategies[1])}。`;
-    case "direct_assault": return `Direct Assault：${h.side(e.faction)}總資源點數為 ${e.total}。`;
+    case "direct_assault": return `正面強攻：${h.side(e.faction)}總資源點數為 ${e.total}。`;
     case "round_decided": return e.result.winner ? `${h.side(e.result.winner)}贏得第 ${e.result.round} 回合。` : `第 ${e.result.round} 回合無人獲勝。`;
     case "event_won": return `${h.side(e.faction)}贏得 ${h.event(e.event)}：${e.vp} 勝利點數、${e.influence} 影響力。`;
     case "event_to_bottom": return `${h.event(e.event)} 放到事件牌堆底。`;
@@ -120,7 +120,7 @@ const ja: Fmt = (e, h) => {
     case "new_strategy_chosen": return `${h.side(e.faction)}が新しい戦略を選んだ${e.strategy ? "：" + h.strategy(e.strategy) : ""}。`;
     case "struggle_ended": return e.reason === "both_passed" ? "両者パス：紛争終了。" : "紛争終了（アクション上限）。";
     case "strategies_revealed": return `戦略を明かす：${h.strategy(e.strategies[0])} / ${h.strategy(e.strategies[1])}。`;
-    case "direct_assault": return `Direct Assault：${h.side(e.faction)}の総リソース値は ${e.total}。`;
+    case "direct_assault": return `直接攻撃：${h.side(e.faction)}の総リソース値は ${e.total}。`;
     case "round_decided": return e.result.winner ? `${h.side(e.result.winner)}がラウンド ${e.result.round} に勝利。` : `ラウンド ${e.result.round} は勝者なし。`;
     case "event_won": return `${h.side(e.faction)}が ${h.event(e.event)} を獲得：勝利ポイント ${e.vp}、影響力 ${e.influence}。`;
     case "event_to_bottom": return `${h.event(e.event)} をイベントの一番下へ。`;

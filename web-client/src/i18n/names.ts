@@ -1,33 +1,86 @@
-// Card, event and strategy names. Only names the glossary (shared/spec/glossary.md) translates are
-// translated; every other name keeps its English form in all languages (see README).
+// Card, event and strategy names in the three languages. Where the rulebooks name something, the
+// glossary (shared/spec/glossary.md) gives that name and we use it exactly; character names the
+// rulebooks do not print follow the local Star Wars releases (glossary: "use the names the local Star
+// Wars releases use"); the remaining game terms (basic card kinds, three strategies, most events) are
+// our translations, marked `ours` below. The README lists the sources.
 export type Lang = "en" | "zh-Hant" | "ja";
 
-type NameTable = Record<string, { "zh-Hant": string; ja: string }>;
+type Local = { "zh-Hant": string; ja: string };
 
-export const NAMES: NameTable = {
+/** Characters and events, keyed by their English name (the name on the wire). */
+export const NAMES: Record<string, Local> = {
+  // Rebel characters
   "Han Solo": { "zh-Hant": "韓．索羅", ja: "ハン・ソロ" },
   Chewbacca: { "zh-Hant": "丘巴卡", ja: "チューバッカ" },
   "Leia Organa": { "zh-Hant": "莉亞公主", ja: "レイア・オーガナ" },
   "R2-D2 and C-3PO": { "zh-Hant": "R2-D2和C-3PO", ja: "R2-D2とC-3PO" },
+  "Luke Skywalker": { "zh-Hant": "路克．天行者", ja: "ルーク・スカイウォーカー" },
+  "Lando Calrissian": { "zh-Hant": "藍道．卡瑞森", ja: "ランド・カルリジアン" },
+  "Obi-Wan Kenobi": { "zh-Hant": "歐比王．肯諾比", ja: "オビ＝ワン・ケノービ" },
+  Yoda: { "zh-Hant": "尤達", ja: "ヨーダ" },
+  // Imperial characters
   "General Veers": { "zh-Hant": "維爾斯將軍", ja: "ヴィアーズ将軍" },
   "Admiral Piett": { "zh-Hant": "皮耶特將軍", ja: "ピエット提督" },
   "Grand Moff Tarkin": { "zh-Hant": "大星區長塔金", ja: "ターキン総督" },
   "Emperor Palpatine": { "zh-Hant": "帕爾帕庭", ja: "パルパティン皇帝" },
+  "Darth Vader": { "zh-Hant": "達斯．維達", ja: "ダース・ベイダー" },
+  "Boba Fett": { "zh-Hant": "波巴．費特", ja: "ボバ・フェット" },
+  "IG-88": { "zh-Hant": "IG-88", ja: "IG-88" },
+  "Jabba the Hutt": { "zh-Hant": "赫特人賈霸", ja: "ジャバ・ザ・ハット" },
+  // Events: Escape From Tatooine is the rulebooks'; the others are ours
   "Escape From Tatooine": { "zh-Hant": "逃離塔圖因", ja: "タトゥーインから脱出" },
+  "Acquire the Death Star Plans": { "zh-Hant": "奪取死星設計圖", ja: "デス・スターの設計図入手" },
+  "Attack on Echo Base": { "zh-Hant": "進攻回聲基地", ja: "エコー基地攻撃" },
+  "Balance of the Force": { "zh-Hant": "原力平衡", ja: "フォースのバランス" },
+  "Battle of Endor": { "zh-Hant": "恩多之戰", ja: "エンドアの戦い" },
+  "Battle of Hoth": { "zh-Hant": "霍斯之戰", ja: "ホスの戦い" },
+  "Battle of Yavin": { "zh-Hant": "雅汶之戰", ja: "ヤヴィンの戦い" },
+  "Control of Endor": { "zh-Hant": "控制恩多", ja: "エンドアの支配" },
+  "Create a Diversion": { "zh-Hant": "聲東擊西", ja: "陽動作戦" },
+  "Destroy the Shield Generator": { "zh-Hant": "摧毀護盾產生器", ja: "シールド発生装置の破壊" },
+  "Diplomatic Freedom": { "zh-Hant": "外交自由", ja: "外交の自由" },
+  "Display of Power": { "zh-Hant": "展示武力", ja: "力の誇示" },
+  "Duel on Cloud City": { "zh-Hant": "雲城決鬥", ja: "クラウド・シティの決闘" },
+  "Evacuation of Echo Base": { "zh-Hant": "撤離回聲基地", ja: "エコー基地からの撤退" },
+  "Fall of a Hero": { "zh-Hant": "英雄殞落", ja: "英雄の失墜" },
+  "Heart of the Empire": { "zh-Hant": "帝國心臟", ja: "帝国の中枢" },
+  "Locate the Rebel Base": { "zh-Hant": "找出反抗軍基地", ja: "反乱軍基地の発見" },
+  "Most Desperate Hour": { "zh-Hant": "最危急的時刻", ja: "最大の危機" },
+  "Negotiate with the Hutts": { "zh-Hant": "與赫特人談判", ja: "ハットとの交渉" },
+  "Occupation of Cloud City": { "zh-Hant": "佔領雲城", ja: "クラウド・シティ占領" },
+  "Rebel Uprising": { "zh-Hant": "反抗軍起義", ja: "反乱軍の蜂起" },
+  "Rescue Mission to Cloud City": { "zh-Hant": "雲城救援任務", ja: "クラウド・シティ救出作戦" },
+  "Securing the Rebel Base on Yavin 4": { "zh-Hant": "鞏固雅汶4號反抗軍基地", ja: "ヤヴィン4の反乱軍基地確保" },
+  "Ultimate Power in the Universe": { "zh-Hant": "宇宙終極力量", ja: "宇宙最強の力" },
 };
 
+/** The four basic card kinds; a basic card's name is "<Kind> <value>" (ours). */
+const BASIC_KINDS: Record<string, Local> = {
+  Military: { "zh-Hant": "軍事", ja: "軍事" },
+  Diplomacy: { "zh-Hant": "外交", ja: "外交" },
+  Recon: { "zh-Hant": "偵察", ja: "偵察" },
+  "The Force": { "zh-Hant": "原力", ja: "フォース" },
+};
+
+/** Deception and Infiltration are the rulebooks'; the other three are ours. */
 export const STRATEGY_NAMES: Record<string, Record<Lang, string>> = {
   deception: { en: "Deception", "zh-Hant": "謊言", ja: "欺瞞" },
-  direct_assault: { en: "Direct Assault", "zh-Hant": "Direct Assault", ja: "Direct Assault" },
+  direct_assault: { en: "Direct Assault", "zh-Hant": "正面強攻", ja: "直接攻撃" },
   infiltration: { en: "Infiltration", "zh-Hant": "滲透", ja: "潜入" },
-  bureaucracy: { en: "Bureaucracy", "zh-Hant": "Bureaucracy", ja: "Bureaucracy" },
-  support: { en: "Support", "zh-Hant": "Support", ja: "Support" },
+  bureaucracy: { en: "Bureaucracy", "zh-Hant": "官僚體制", ja: "官僚主義" },
+  support: { en: "Support", "zh-Hant": "支援", ja: "支援" },
 };
 
-/** A card or event name in `lang` (English when the glossary has no translation). */
+const BASIC = /^(Military|Diplomacy|Recon|The Force) ([2-5])$/;
+
+/** A card or event name in `lang` (the English name when it is unknown). */
 export function nameIn(lang: Lang, name: string): string {
   if (lang === "en") return name;
-  return NAMES[name]?.[lang] ?? name;
+  const named = NAMES[name]?.[lang];
+  if (named) return named;
+  const basic = BASIC.exec(name);
+  const kind = basic ? BASIC_KINDS[basic[1]!]?.[lang] : undefined;
+  return kind ? `${kind} ${basic![2]}` : name;
 }
 
 export function strategyIn(lang: Lang, s: string): string {

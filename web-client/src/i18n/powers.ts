@@ -36,11 +36,11 @@ export const STRATEGY_TEXT: Record<string, T> = {
 
 export const EFFECT_TEXT: Record<string, T> = {
   none: { en: "No effect.", "zh-Hant": "沒有效果。", ja: "効果なし。" },
-  ban_diplomacy: { en: "Diplomacy powers do not resolve.", "zh-Hant": "Diplomacy 的能力不生效。", ja: "Diplomacy のパワーは解決しない。" },
-  ban_recon: { en: "Recon powers do not resolve.", "zh-Hant": "Recon 的能力不生效。", ja: "Recon のパワーは解決しない。" },
-  ban_military: { en: "Military powers do not resolve.", "zh-Hant": "Military 的能力不生效。", ja: "Military のパワーは解決しない。" },
-  ban_the_force: { en: "The Force powers do not resolve.", "zh-Hant": "The Force 的能力不生效。", ja: "The Force のパワーは解決しない。" },
-  ban_characters_except_luke_and_vader: { en: "Only Luke Skywalker and Darth Vader powers resolve among characters.", "zh-Hant": "角色中只有 Luke Skywalker 與 Darth Vader 的能力生效。", ja: "キャラクターは Luke Skywalker と Darth Vader のパワーだけが解決する。" },
+  ban_diplomacy: { en: "Diplomacy powers do not resolve.", "zh-Hant": "外交的能力不生效。", ja: "外交のパワーは解決しない。" },
+  ban_recon: { en: "Recon powers do not resolve.", "zh-Hant": "偵察的能力不生效。", ja: "偵察のパワーは解決しない。" },
+  ban_military: { en: "Military powers do not resolve.", "zh-Hant": "軍事的能力不生效。", ja: "軍事のパワーは解決しない。" },
+  ban_the_force: { en: "The Force powers do not resolve.", "zh-Hant": "原力的能力不生效。", ja: "フォースのパワーは解決しない。" },
+  ban_characters_except_luke_and_vader: { en: "Only Luke Skywalker and Darth Vader powers resolve among characters.", "zh-Hant": "角色中只有路克．天行者與達斯．維達的能力生效。", ja: "キャラクターはルーク・スカイウォーカーとダース・ベイダーのパワーだけが解決する。" },
   loser_loses_two_influence: { en: "The loser loses 2 influence.", "zh-Hant": "落敗方失去 2 影響力。", ja: "敗者は影響力を2失う。" },
   winner_reorders_top_three_events: { en: "The winner may reorder the top 3 events.", "zh-Hant": "獲勝方可重新排列最上面 3 張事件牌。", ja: "勝者はイベントの上3枚を並べ替えてよい。" },
   loser_strategy_random_next_round: { en: "Next round the loser's strategy is drawn at random.", "zh-Hant": "下回合落敗方的戰略牌隨機抽出。", ja: "次のラウンド、敗者の戦略はランダムに引かれる。" },

@@ -2,6 +2,7 @@ import type { ComponentChildren } from "preact";
 import { cardInfo, powerKey } from "../data/cards";
 import { cardName, powerText, sideName, t } from "../i18n";
 import type { Faction } from "../net/protocol";
+import { inspectHandlers, inspected } from "./CardDetail";
 
 const GLYPH: Record<string, string> = {
   military: "⚔",
@@ -26,6 +27,8 @@ export function CardFace(props: {
   target?: boolean;
   selected?: boolean;
   compact?: boolean;
+  /** false when the face sits inside a control that shows the details itself (the character picker) */
+  inspectable?: boolean;
   children?: ComponentChildren;
 }) {
   const info = cardInfo(props.name);
@@ -51,15 +54,36 @@ export function CardFace(props: {
     props.selected ? "selected" : "",
     props.compact ? "compact" : "",
   ].join(" ");
+  const inspectable = props.inspectable ?? true;
+  const shown = { name: props.name, owner: props.owner, ready: props.ready, value: props.value };
+  const cur = inspected.value;
+  const open = cur?.pinned === true && cur.name === props.name && cur.owner === props.owner;
+  const face = (
+    <>
+      <span class="v" aria-hidden="true">{value}</span>
+      <span class="glyph" aria-hidden="true">{isChar ? monogram(props.name) : GLYPH[info.kind]}</span>
+      <span class="name" aria-hidden="true">{cardName(props.name)}</span>
+      {!props.compact && <span class="power" aria-hidden="true">{powerText(powerKey(props.name))}</span>}
+      <span class="xv" aria-hidden="true">{info.exhausted}</span>
+    </>
+  );
   return (
     <div class="card-slot" data-exhausted={props.ready === false ? "true" : undefined}>
-      <div class={cls} role="img" aria-label={label} title={powerText(powerKey(props.name))}>
-        <span class="v" aria-hidden="true">{value}</span>
-        <span class="glyph" aria-hidden="true">{isChar ? monogram(props.name) : GLYPH[info.kind]}</span>
-        <span class="name" aria-hidden="true">{cardName(props.name)}</span>
-        {!props.compact && <span class="power" aria-hidden="true">{powerText(powerKey(props.name))}</span>}
-        <span class="xv" aria-hidden="true">{info.exhausted}</span>
-      </div>
+      {inspectable ? (
+        <div class={cls} role="button" tabIndex={0} aria-label={label} aria-expanded={open}
+          {...inspectHandlers(shown, true)} onKeyDown={(e) => {
+            if (e.key === "Enter" || e.key === " ") {
+              e.preventDefault();
+              (e.currentTarget as HTMLElement).click();
+            }
+          }}>
+          {face}
+        </div>
+      ) : (
+        <div class={cls} role="img" aria-label={label}>
+          {face}
+        </div>
+      )}
       {state && <span class={"state " + (props.ready ? "is-ready" : "is-exhausted")}>{state}</span>}
       {props.children}
     </div>

@@ -5,6 +5,7 @@ import { otherFaction } from "../net/protocol";
 import { characterPool, matchCharacterChoice, playerOf } from "../state/derived";
 import type { GameStore } from "../state/store";
 import { CardFace } from "./Card";
+import { inspectHandlers } from "./CardDetail";
 
 export function CharacterChoice({ store }: { store: GameStore }) {
   const view = store.view.value!;
@@ -64,8 +65,9 @@ export function CharacterChoice({ store }: { store: GameStore }) {
               return (
                 <li key={c}>
                   <button type="button" class={"pick" + (on ? " on" : "")} aria-pressed={on} onClick={() => toggle(c)}
-                    aria-label={`${cardName(c)}: ${powerText(c)}`} disabled={!on && picked.length >= 4}>
-                    <CardFace name={c} owner={me} selected={on} />
+                    aria-label={`${cardName(c)}: ${powerText(c)}`} disabled={!on && picked.length >= 4}
+                    {...inspectHandlers({ name: c, owner: me }, false)}>
+                    <CardFace name={c} owner={me} selected={on} inspectable={false} />
                   </button>
                 </li>
               );

@@ -1,3 +1,4 @@
+import { EVENT_INFO } from "../data/cards";
 import { effectText, eventName, sideName, strategyName, t, colon } from "../i18n";
 import type { RoundResult, View } from "../net/protocol";
 import { FACTIONS } from "../net/protocol";
@@ -42,6 +43,24 @@ export function resultLine(r: RoundResult): string {
   return `${t("dominance.winner", { side: sideName(r.winner) })} — ${why}`;
 }
 
+/** What the round's result gave each side (R-5.5, R-5.6): the event with its VP and influence, a
+ *  loser's Bureaucracy, the event's effect — or the event going back under the deck. */
+export function awardLines(r: RoundResult): string[] {
+  const info = EVENT_INFO.find((e) => e.name === r.event);
+  if (!r.winner) return [t("dominance.toBottom")];
+  const loser = r.winner === "rebel" ? "imperial" : "rebel";
+  const li = loser === "rebel" ? 0 : 1;
+  const lines = [
+    t("dominance.award", { side: sideName(r.winner), event: eventName(r.event), vp: info?.vp ?? 0, influence: info?.influence ?? 0 }),
+  ];
+  if (r.strategies[li] === "bureaucracy" && r.eligible[li]) lines.push(t("dominance.bureaucracy", { side: sideName(loser) }));
+  const wi = 1 - li;
+  if (r.vp_after[wi]! < 7 && info && info.effect !== "none" && !info.effect.startsWith("ban_")) {
+    lines.push(`${t("dominance.effect")}${colon()}${effectText(info.effect)}`);
+  }
+  return lines;
+}
+
 export function RoundSummary({ result }: { result: RoundResult }) {
   return (
     <section class="panel dominance" aria-labelledby={"round-" + result.round}>
@@ -65,6 +84,9 @@ export function RoundSummary({ result }: { result: RoundResult }) {
         </tbody>
       </table>
       <p class="big">{resultLine(result)}</p>
+      <ul class="award">
+        {awardLines(result).map((line) => <li key={line}>{line}</li>)}
+      </ul>
     </section>
   );
 }

@@ -42,27 +42,40 @@ export function GameOver({ store }: { store: GameStore }) {
   );
 }
 
-/** A small line chart of VP after each round: Rebel orange, Imperial blue. */
+/** A small line chart of VP after each round: Rebel orange solid with dots, Imperial blue dashed
+ *  with squares (told apart without colour), the 7 VP goal as a dotted line. */
 function VpChart({ points }: { points: { round: number; vp: [number, number] }[] }) {
-  const w = 300;
-  const h = 120;
+  const w = 320;
+  const h = 140;
+  const left = 26;
+  const bottom = h - 18;
   const maxVp = Math.max(7, ...points.flatMap((p) => p.vp));
-  const x = (i: number) => 20 + (i * (w - 30)) / Math.max(1, points.length - 1 || 1);
-  const y = (v: number) => h - 15 - (v * (h - 25)) / maxVp;
+  const x = (i: number) => left + 8 + (i * (w - left - 20)) / Math.max(1, points.length - 1);
+  const y = (v: number) => bottom - (v * (bottom - 10)) / maxVp;
   const line = (k: 0 | 1) => points.map((p, i) => `${i ? "L" : "M"}${x(i)},${y(p.vp[k])}`).join(" ");
   const desc = points.map((p) => `${p.round}: ${p.vp[0]}–${p.vp[1]}`).join(", ");
+  const yTicks = [0, Math.round(maxVp / 2), 7, maxVp].filter((v, i, a) => a.indexOf(v) === i);
   return (
     <figure class="chart">
       <svg viewBox={`0 0 ${w} ${h}`} role="img" aria-label={`${t("over.chart")}: ${desc}`}>
-        <line x1="20" y1={h - 15} x2={w - 10} y2={h - 15} class="axis" />
+        <line x1={left} y1={bottom} x2={w - 8} y2={bottom} class="axis" />
+        <line x1={left} y1={bottom} x2={left} y2={6} class="axis" />
+        <line x1={left} y1={y(7)} x2={w - 8} y2={y(7)} class="goal" />
+        {yTicks.map((v) => (
+          <text key={"y" + v} x={left - 5} y={y(v) + 3.5} text-anchor="end" class="tick">{v}</text>
+        ))}
         <path d={line(0)} class="l-rebel" />
         <path d={line(1)} class="l-imperial" />
         {points.map((p, i) => (
-          <text key={p.round} x={x(i)} y={h - 2} text-anchor="middle" class="tick">{p.round}</text>
+          <g key={p.round}>
+            <circle cx={x(i)} cy={y(p.vp[0])} r="3.5" class="m-rebel" />
+            <rect x={x(i) - 3.5} y={y(p.vp[1]) - 3.5} width="7" height="7" class="m-imperial" />
+            <text x={x(i)} y={h - 4} text-anchor="middle" class="tick">{p.round}</text>
+          </g>
         ))}
       </svg>
       <figcaption>
-        {t("over.chart")} — <span class="side-rebel">{sideName("rebel")}</span> / <span class="side-imperial">{sideName("imperial")}</span>
+        {t("over.chart")} — <span class="side-rebel">● {sideName("rebel")}</span> / <span class="side-imperial">■ {sideName("imperial")}</span>
       </figcaption>
     </figure>
   );

@@ -10,6 +10,7 @@ import { Lobby } from "./Lobby";
 import { PendingPanel } from "./PendingPanel";
 import { Planning } from "./Planning";
 import { tokens } from "./services";
+import { CardDetail } from "./CardDetail";
 import { Reference } from "./Reference";
 import { Table } from "./Table";
 import { LanguagePicker } from "./widgets";
@@ -123,6 +124,7 @@ function Room({ code, store }: { code: string; store: GameStore }) {
         <ErrorToast store={store} />
         {view && <LogDrawer store={store} />}
         <Reference />
+        <CardDetail />
       </main>
     </div>
   );

@@ -1,0 +1,94 @@
+import { signal } from "@preact/signals";
+import { useEffect } from "preact/hooks";
+import { cardInfo, powerKey } from "../data/cards";
+import { cardName, colon, lang, powerText, sideName, t } from "../i18n";
+import type { Faction } from "../net/protocol";
+
+/** The card being inspected. `pinned`: opened by a tap or click, stays until closed; otherwise it
+ *  follows the pointer or the keyboard focus and hides when they leave. */
+export interface Inspected {
+  name: string;
+  owner: Faction;
+  /** in play: its state and current value */
+  ready?: boolean;
+  value?: number;
+  pinned: boolean;
+}
+
+export const inspected = signal<Inspected | null>(null);
+
+type Shown = Omit<Inspected, "pinned">;
+
+const same = (a: Shown, b: Shown) => a.name === b.name && a.owner === b.owner;
+
+function show(card: Shown) {
+  const cur = inspected.value;
+  if (cur?.pinned && !same(cur, card)) return; // a pinned card stays until it is closed
+  if (!cur || !same(cur, card) || cur.ready !== card.ready || cur.value !== card.value) inspected.value = { ...card, pinned: cur?.pinned ?? false };
+}
+
+function hide(card: Shown) {
+  const cur = inspected.value;
+  if (cur && !cur.pinned && same(cur, card)) inspected.value = null;
+}
+
+/** A tap or click: pin the card's details, or close them when they are already pinned. */
+function toggle(card: Shown) {
+  const cur = inspected.value;
+  inspected.value = cur?.pinned && same(cur, card) ? null : { ...card, pinned: true };
+}
+
+/** Event handlers that make an element show `card`'s details on hover and focus. With `tap`, a
+ *  click pins or closes them (for elements that do nothing else when clicked). */
+export function inspectHandlers(card: Shown, tap: boolean) {
+  return {
+    onMouseEnter: () => show(card),
+    onMouseLeave: () => hide(card),
+    onFocus: () => show(card),
+    onBlur: () => hide(card),
+    ...(tap ? { onClick: () => toggle(card) } : {}),
+  };
+}
+
+/** The details of the inspected card: full name (and the printed English one), kind, both values,
+ *  its state in play and the whole power text, which the small card faces cut short or hide. */
+export function CardDetail() {
+  const c = inspected.value;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape" && inspected.value) inspected.value = null;
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
+  if (!c) return null;
+  const info = cardInfo(c.name);
+  const local = cardName(c.name);
+  const kind = info.kind === "character" ? t("card.character") : t(`kind.${info.kind}`);
+  return (
+    <aside class={"card-detail " + c.owner + (c.pinned ? " pinned" : "")} aria-label={t("detail.title")} aria-live="polite">
+      <h2>
+        {local}
+        {lang.value !== "en" && local !== c.name && <span class="muted small" lang="en"> {c.name}</span>}
+      </h2>
+      <p class="small">
+        {sideName(c.owner)} · {kind}
+      </p>
+      <p>{t("detail.values", { ready: info.ready, exhausted: info.exhausted })}</p>
+      {c.ready !== undefined && (
+        <p>
+          <span class={"state " + (c.ready ? "is-ready" : "is-exhausted")}>{c.ready ? t("card.ready") : t("card.exhausted")}</span>{" "}
+          {t("detail.now")}{colon()}{c.value ?? (c.ready ? info.ready : info.exhausted)}
+        </p>
+      )}
+      <p class="power-full">
+        <strong>{t("detail.power")}</strong>{colon()}{powerText(powerKey(c.name))}
+      </p>
+      {c.pinned && (
+        <button type="button" class="close" onClick={() => (inspected.value = null)}>
+          {t("common.close")}
+        </button>
+      )}
+    </aside>
+  );
+}
