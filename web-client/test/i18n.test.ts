@@ -4,6 +4,7 @@ import { MemoryStorage } from "../src/net/env";
 import type { LogEntry } from "../src/net/protocol";
 import { detectLanguage, initLanguage, lang, LANGS, logLine, MESSAGES, setLanguage, t, cardName, strategyName, eventName, powerText, strategyText, effectText } from "../src/i18n";
 import { en } from "../src/i18n/en";
+import { RULES_SUMMARY } from "../src/i18n/rules";
 
 describe("i18n", () => {
   it("every language has every key, non-empty, with the same {params}", () => {
@@ -70,6 +71,14 @@ describe("i18n", () => {
     setLanguage("en");
     expect(cardName("Military 3")).toBe("Military 3");
     expect(strategyName("direct_assault")).toBe("Direct Assault");
+  });
+
+  it("has the same rules summary in every language", () => {
+    const shape = (l: keyof typeof RULES_SUMMARY) => RULES_SUMMARY[l].map((sec) => sec.points.length);
+    for (const l of ["zh-Hant", "ja"] as const) {
+      expect(shape(l)).toEqual(shape("en"));
+      for (const sec of RULES_SUMMARY[l]) for (const p of sec.points) expect(p, p).not.toMatch(/[A-Za-z]{3,}/);
+    }
   });
 
   it("has a power text for every card kind and character, every strategy and effect", () => {

@@ -196,20 +196,20 @@ describe("UI", () => {
     const card = root.querySelector<HTMLElement>('.card[role="button"]')!;
     expect(card.getAttribute("tabindex")).toBe("0");
     expect(root.querySelector("aside.card-detail")).toBeNull();
-    act(() => card.dispatchEvent(new FocusEvent("focus")));
+    act(() => void card.dispatchEvent(new FocusEvent("focus")));
     const aside = () => root.querySelector("aside.card-detail");
     expect(aside()?.textContent).toContain("Darth Vader");
     expect(aside()?.textContent).toContain("Discard an exhausted card; a character goes to the reserve.");
     expect(aside()?.textContent).toContain("exhausted");
     expect(aside()?.textContent).toContain("Value now: 1");
-    act(() => card.dispatchEvent(new FocusEvent("blur")));
+    act(() => void card.dispatchEvent(new FocusEvent("blur")));
     expect(aside()).toBeNull();
     act(() => card.click());
     expect(aside()?.classList.contains("pinned")).toBe(true);
     expect(card.getAttribute("aria-expanded")).toBe("true");
-    act(() => card.dispatchEvent(new FocusEvent("blur"))); // pinned: stays
+    act(() => void card.dispatchEvent(new FocusEvent("blur"))); // pinned: stays
     expect(aside()).not.toBeNull();
-    act(() => document.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape" })));
+    act(() => void document.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape" })));
     expect(aside()).toBeNull();
     setLanguage("ja");
     act(() => card.click());

@@ -1,12 +1,23 @@
 import { EVENT_INFO, IMPERIAL_CHARACTERS, REBEL_CHARACTERS, STRATEGIES } from "../data/cards";
-import { cardName, effectText, eventName, powerText, sideName, strategyName, strategyText, t } from "../i18n";
+import { cardName, effectText, eventName, lang, powerText, sideName, strategyName, strategyText, t } from "../i18n";
+import { RULES_SUMMARY } from "../i18n/rules";
 
-/** A drawer with every card's power, the strategies and the events (our paraphrases). */
+/** A drawer with a summary of the rules, every card's power, the strategies and the events (our
+ *  paraphrases). */
 export function Reference() {
   const basics = ["military", "diplomacy", "recon", "the_force"] as const;
   return (
     <details class="log reference">
       <summary>{t("ref.title")}</summary>
+      <h3>{t("ref.rules")}</h3>
+      {RULES_SUMMARY[lang.value].map((sec) => (
+        <section key={sec.title} class="ref-rules">
+          <h4>{sec.title}</h4>
+          <ul>
+            {sec.points.map((p) => <li key={p}>{p}</li>)}
+          </ul>
+        </section>
+      ))}
       <h3>{t("ref.cards")}</h3>
       <dl class="ref-list">
         {basics.map((k) => (
@@ -18,7 +29,7 @@ export function Reference() {
         {[...REBEL_CHARACTERS.map((c) => ["rebel", c] as const), ...IMPERIAL_CHARACTERS.map((c) => ["imperial", c] as const)].map(([f, c]) => (
           <div key={c}>
             <dt class={"side-" + f}>
-              {cardName(c)} <span class="muted small">({sideName(f)}, 6/1)</span>
+              {cardName(c)} <span class="muted small">({lang.value !== "en" && <span lang="en">{c} · </span>}{sideName(f)}, 6/1)</span>
             </dt>
             <dd>{powerText(c)}</dd>
           </div>
@@ -49,6 +60,7 @@ export function Reference() {
             <tr key={e.name}>
               <th scope="row">
                 {eventName(e.name)}
+                {lang.value !== "en" && <span class="muted small" lang="en"> {e.name}</span>}
                 {e.effect !== "none" && <div class="small muted">{effectText(e.effect)}</div>}
               </th>
               <td>{e.capacity}</td>
