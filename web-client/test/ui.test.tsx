@@ -66,6 +66,20 @@ describe("UI", () => {
     expect(root.textContent).toContain("Your turn");
   });
 
+  it("on our turn the first action gets the focus when the page has none (keyboard play)", () => {
+    (document.activeElement as HTMLElement | null)?.blur();
+    act(() => render(<Table store={storeWith(makeView({ legal_actions: [{ type: "play_card" }, { type: "pass" }] }))} />, root));
+    expect(document.activeElement?.textContent).toBe("Play top card");
+    // focus somewhere else on the page is left alone
+    render(null, root);
+    const other = document.createElement("button");
+    document.body.appendChild(other);
+    other.focus();
+    act(() => render(<Table store={storeWith(makeView({ legal_actions: [{ type: "pass" }] }))} />, root));
+    expect(document.activeElement).toBe(other);
+    other.remove();
+  });
+
   it("table in Japanese uses the glossary terms", () => {
     setLanguage("ja");
     act(() => render(<Table store={storeWith(makeView({ legal_actions: [{ type: "pass" }] }))} />, root));

@@ -49,6 +49,7 @@ export const en = {
   "sep.list": ", ",
   "header.room": "Room {code}",
   "header.spectators": "{n} watching",
+  "header.rules": "Rules",
   "header.log": "Log",
   "status.idle": "Not connected",
   "status.connecting": "Connecting…",

@@ -51,6 +51,7 @@ export const ja: Messages = {
   "sep.list": "、",
   "header.room": "ルーム {code}",
   "header.spectators": "{n} 人が観戦中",
+  "header.rules": "ルール",
   "header.log": "ログ",
   "status.idle": "未接続",
   "status.connecting": "接続中…",

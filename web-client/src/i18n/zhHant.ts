@@ -51,6 +51,7 @@ export const zhHant: Messages = {
   "sep.list": "、",
   "header.room": "房間 {code}",
   "header.spectators": "{n} 人觀戰",
+  "header.rules": "規則",
   "header.log": "紀錄",
   "status.idle": "未連線",
   "status.connecting": "連線中…",

@@ -7,7 +7,7 @@ import { RULES_SUMMARY } from "../i18n/rules";
 export function Reference() {
   const basics = ["military", "diplomacy", "recon", "the_force"] as const;
   return (
-    <details class="log reference">
+    <details class="log reference" id="reference">
       <summary>{t("ref.title")}</summary>
       <h3>{t("ref.rules")}</h3>
       {RULES_SUMMARY[lang.value].map((sec) => (

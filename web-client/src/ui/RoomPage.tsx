@@ -55,6 +55,15 @@ export function RoomPage({ code, watch }: { code: string; watch: boolean }) {
   return <Room code={code} store={ctx.store} />;
 }
 
+/** The header's Rules button: open the reference drawer at the bottom and move there. */
+function openReference() {
+  const d = document.getElementById("reference");
+  if (!(d instanceof HTMLDetailsElement)) return;
+  d.open = true;
+  d.scrollIntoView({ block: "start" });
+  d.querySelector("summary")?.focus({ preventScroll: true });
+}
+
 function Header({ code, store }: { code: string; store: GameStore }) {
   const status = store.status.value;
   const retry = store.retryInMs.value;
@@ -74,6 +83,9 @@ function Header({ code, store }: { code: string; store: GameStore }) {
       </span>
       {presence && <span class="specs">{t("header.spectators", { n: presence.spectators })}</span>}
       {store.isSpectator.value && <span class="badge">{t("room.spectating")}</span>}
+      <button type="button" class="link rules-link" onClick={openReference}>
+        {t("header.rules")}
+      </button>
       <LanguagePicker />
     </header>
   );

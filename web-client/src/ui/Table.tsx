@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "preact/hooks";
 import { cardName, sideName, strategyName, t, colon } from "../i18n";
 import type { Faction, PlayerView, View } from "../net/protocol";
 import { choiceKey, myAnswers, optionForCard, playerOf, refKey, totalStatus } from "../state/derived";
@@ -182,8 +183,18 @@ function ActionBar({ store }: { store: GameStore }) {
   else if (waiting) line = t("table.theirTurn", { side: sideName(waiting) });
   else line = t(`phase.${view.phase}`);
   const p = me ? playerOf(view, me) : null;
+  const bar = useRef<HTMLDivElement>(null);
+  const myTurn = !!me && waiting === me && !view.pending;
+  // A keyboard user's button disappears when the action it sent is applied and focus falls back to
+  // the page; when it is our turn again, put it on the first action rather than the top of the page.
+  useEffect(() => {
+    if (!myTurn || busy) return;
+    const active = document.activeElement;
+    if (active && active !== document.body) return;
+    bar.current?.querySelector<HTMLButtonElement>("button:not([disabled])")?.focus({ preventScroll: true });
+  }, [myTurn, busy, view]);
   return (
-    <div class="actionbar sticky" role="toolbar" aria-label={line}>
+    <div class="actionbar sticky" role="toolbar" aria-label={line} ref={bar}>
       <span class={"turnline" + (waiting === me && me ? " mine" : "")} aria-live="polite">
         {busy ? t("action.sending") : line}
         {p && view.phase === "struggle" && <> · {t("table.capacityLeft", { n: p.capacity_left })}</>}
