@@ -1,5 +1,8 @@
 // End-to-end browser test of EvR Online: two players create / join a room and play a whole game
-// by clicking the real UI in Debian's chromium (playwright-core), while a spectator watches.
+// through the real UI in Debian's chromium (playwright-core), while a spectator watches. The Rebel
+// creator (desktop) uses the keyboard only (Tab / Shift+Tab, Enter, Space, arrow keys); the Imperial
+// guest is a 375 px phone (touch emulation) and taps. Every render of every page is audited:
+// accessible names, ready/exhausted shown by text (not colour alone), no horizontal overflow.
 // Run with `node --test e2e.test.mjs` (see README.md); run.sh starts the server.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -35,6 +38,16 @@ const LOCAL_NAMES = (() => {
 /** character → every form it may take in the DOM (en, zh-Hant, ja) */
 const NAME_FORMS = CHARACTERS.map((c) => [c, [c, ...(LOCAL_NAMES[c] ?? [])]]);
 const fromLocal = (text) => NAME_FORMS.find(([, forms]) => forms.includes(text.trim()))?.[0] ?? null;
+/** The card state words per language (web-client/src/i18n/{en,zhHant,ja}.ts): lang → { ready, exhausted }. */
+const STATE_WORDS = (() => {
+  const out = {};
+  for (const [lang, file] of [["en", "en.ts"], ["zh-Hant", "zhHant.ts"], ["ja", "ja.ts"]]) {
+    const src = readFileSync(join(REPO, "web-client/src/i18n", file), "utf8");
+    const word = (key) => src.match(new RegExp(`"${key.replace(".", "\\.")}"\\s*:\\s*"([^"]+)"`))?.[1];
+    out[lang] = { ready: word("card.ready"), exhausted: word("card.exhausted") };
+  }
+  return out;
+})();
 
 // ---------------------------------------------------------------- seeded RNG
 function mulberry32(a) {
@@ -113,8 +126,11 @@ async function startServer() {
 // ---------------------------------------------------------------- per-page frame tracking
 /** Every frame a page received over its WebSocket(s), read from the browser via CDP. */
 function track(page, name) {
-  const P = { page, name, seq: -1, frames: 0, errors: [], welcomes: [], lastView: null, room: null, you: null, waiters: new Set(), actions: 0, chosen: [], refused: [] };
+  const P = { page, name, seq: -1, frames: 0, sent: 0, errors: [], welcomes: [], lastView: null, room: null, you: null, waiters: new Set(), actions: 0, chosen: [], refused: [] };
   page.on("websocket", (ws) => {
+    ws.on("framesent", ({ payload }) => {
+      if (/"type"\s*:\s*"action"/.test(typeof payload === "string" ? payload : payload.toString("utf8"))) P.sent++;
+    });
     ws.on("framereceived", ({ payload }) => {
       let m;
       try {
@@ -268,9 +284,284 @@ function spectatorSpy(nameForms) {
   else document.addEventListener("DOMContentLoaded", start);
 }
 
+// ---------------------------------------------------------------- page auditor (in page)
+/** Installed on every page before its scripts. After every render (a MutationObserver, run in a
+ *  fresh task once the render has settled) and whenever the test asks (`__audit.run(why)`), checks:
+ *  - accessible names: every visible button, input, select, textarea, a[href], summary and element
+ *    with role img / button / radio / checkbox / link has a non-empty accessible name;
+ *  - ready / exhausted not by colour alone: every card in play carries a visible text state label
+ *    ("exhausted" / "ready" in the page's language) and its aria-label names that state;
+ *  - no horizontal overflow: document scrollWidth <= the viewport width + 1 (the offending element
+ *    is the widest element whose right edge is past the viewport and not clipped by a scroller).
+ *  Problems are recorded once each (with a count and the page state where first seen). */
+function auditor(opts) {
+  const st = { checks: 0, problems: [], index: {}, states: {}, exhaustedCards: 0, readyCards: 0, maxScrollWidth: 0 };
+  window.__audit = st;
+  // which element had focus last (for the keyboard walk's direction when focus fell to <body>)
+  document.addEventListener("focusin", (e) => (window.__e2eLastFocus = e.target), true);
+  const short = (el) => {
+    let s = el.tagName.toLowerCase();
+    if (el.id) s += "#" + el.id;
+    for (const c of el.classList) s += "." + c;
+    const role = el.getAttribute("role");
+    if (role) s += `[role=${role}]`;
+    if (el.getAttribute("name")) s += `[name=${el.getAttribute("name")}]`;
+    if (el.getAttribute("type") && el.tagName === "INPUT") s += `[type=${el.getAttribute("type")}]`;
+    return s;
+  };
+  const describe = (el) => {
+    const path = [];
+    for (let p = el.parentElement, i = 0; p && p !== document.body && i < 3; p = p.parentElement, i++) path.unshift(short(p));
+    const text = (el.textContent ?? "").replace(/\s+/g, " ").trim().slice(0, 50);
+    return `${[...path, short(el)].join(" > ")}${text ? ` "${text}"` : ""}`;
+  };
+  st.describe = describe;
+  // the page's language: the language picker's value changes with the render itself (<html lang> is
+  // set by an effect a moment later)
+  const pageLang = () => document.querySelector(".lang select")?.value || document.documentElement.lang;
+  const hidden = (el) => {
+    const cs = getComputedStyle(el);
+    return cs.display === "none" || cs.visibility === "hidden";
+  };
+  const shown = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.width >= 1 && r.height >= 1 && !hidden(el) && Number(getComputedStyle(el).opacity) > 0;
+  };
+  const stateKey = () => {
+    const parts = [];
+    for (const [k, sel] of [["landing", ".landing"], ["lobby", ".lobby"], ["characters", ".chars"], ["planning", ".planning"], ["table", ".table"],
+      ["dialog", '[role="dialog"]'], ["dominance", ".dominance"], ["game-over", ".gameover"], ["card-detail", "aside.card-detail"], ["toast", ".toast"]]) {
+      if (document.querySelector(sel)) parts.push(k);
+    }
+    if (!parts.length && document.querySelector("main")) parts.push(location.pathname.includes("/join") ? "join" : "other");
+    return `${pageLang()}:${parts.join("+") || "empty"}`;
+  };
+  const add = (kind, key, detail) => {
+    const k = kind + "|" + key;
+    if (k in st.index) {
+      st.problems[st.index[k]].count++;
+      return;
+    }
+    st.index[k] = st.problems.length;
+    st.problems.push({ kind, detail, where: stateKey(), path: location.pathname, count: 1 });
+  };
+
+  // text alternative from content (accname, simplified): skips aria-hidden and not-rendered nodes
+  const fromContent = (node, skip) => {
+    if (node === skip) return "";
+    if (node.nodeType === 3) return node.textContent;
+    if (node.nodeType !== 1) return "";
+    if (node.getAttribute("aria-hidden") === "true" || hidden(node)) return "";
+    const al = node.getAttribute("aria-label");
+    if (al && al.trim()) return al;
+    if (node.tagName === "IMG") return node.getAttribute("alt") ?? "";
+    if (node.tagName === "SELECT" || node.tagName === "INPUT") return "";
+    return [...node.childNodes].map((n) => fromContent(n, skip)).join(" ");
+  };
+  const accName = (el) => {
+    const lb = el.getAttribute("aria-labelledby");
+    if (lb) {
+      const s = lb.split(/\s+/).map((id) => document.getElementById(id)).filter(Boolean).map((e) => fromContent(e)).join(" ").trim();
+      if (s) return s;
+    }
+    const al = el.getAttribute("aria-label");
+    if (al && al.trim()) return al.trim();
+    if (el.tagName === "INPUT" && ["button", "submit", "reset"].includes(el.type)) return (el.value || "").trim();
+    if (["INPUT", "SELECT", "TEXTAREA"].includes(el.tagName)) {
+      const s = [...(el.labels ?? [])].map((l) => fromContent(l, el)).join(" ").trim();
+      if (s) return s;
+      return (el.getAttribute("title") || el.getAttribute("placeholder") || "").trim();
+    }
+    if (el.getAttribute("role") === "img" || el.tagName.toLowerCase() === "svg") {
+      const title = el.querySelector(":scope > title")?.textContent;
+      return (el.getAttribute("title") || title || "").trim();
+    }
+    return (fromContent(el).replace(/\s+/g, " ").trim() || el.getAttribute("title") || "").trim();
+  };
+  const CONTROLS = 'button, input:not([type="hidden"]), select, textarea, a[href], summary, [role="img"], [role="button"], [role="radio"], [role="checkbox"], [role="link"]';
+
+  const checkNames = () => {
+    for (const el of document.querySelectorAll(CONTROLS)) {
+      if (!shown(el) && !(el.matches('input[type="radio"], input[type="checkbox"]') && shown(el.closest("label") ?? el))) continue;
+      if (el.closest('[aria-hidden="true"]')) continue;
+      if (!accName(el)) add("unnamed", describe(el), `no accessible name: ${describe(el)} — ${el.outerHTML.slice(0, 160)}`);
+    }
+  };
+
+  const checkCardStates = () => {
+    const lang = pageLang();
+    const words = opts.words[lang];
+    if (!words) {
+      add("state", "lang", `unknown page language ${lang}`);
+      return;
+    }
+    for (const slot of document.querySelectorAll(".playarea .card-slot")) {
+      const card = slot.querySelector(":scope > .card");
+      if (!card) continue;
+      const name = card.querySelector(".name")?.textContent?.trim() ?? "?";
+      const ex = slot.getAttribute("data-exhausted") === "true";
+      const stateWord = ex ? words.exhausted : words.ready;
+      if (ex) st.exhaustedCards++;
+      else st.readyCards++;
+      if (ex !== card.classList.contains("exhausted")) add("state", "class|" + name, `${name}: .card-slot[data-exhausted=${ex}] but .card ${ex ? "lacks" : "has"} class "exhausted": ${describe(card)}`);
+      const label = slot.querySelector(`:scope > .state.${ex ? "is-exhausted" : "is-ready"}`);
+      if (!label) add("state", "nolabel|" + ex + name, `${name} (${ex ? "exhausted" : "ready"}) has no .state.${ex ? "is-exhausted" : "is-ready"} text label: ${describe(slot)}`);
+      else {
+        const text = label.textContent.trim();
+        if (!text || !shown(label)) add("state", "hidden|" + ex + name, `${name}: the state label "${text}" is empty or not visible: ${describe(label)}`);
+        else if (text !== stateWord) add("state", "word|" + ex + name, `${name}: the state label says "${text}", expected "${stateWord}" (${lang})`);
+        else if (!card.getAnimations().length) {
+          // the (rotated) card must not cover its own label once its transition has finished
+          const c = card.getBoundingClientRect();
+          const l = label.getBoundingClientRect();
+          const overlap = Math.min(c.bottom, l.bottom) - Math.max(c.top, l.top);
+          if (overlap > 2 && Math.min(c.right, l.right) > Math.max(c.left, l.left)) add("state", "covered|" + ex + name, `${name}: the card covers its state label "${text}" by ${Math.round(overlap)} px: ${describe(label)}`);
+        }
+      }
+      const aria = card.getAttribute("aria-label") ?? "";
+      if (!aria.includes(stateWord)) add("state", "aria|" + ex + name, `${name}: the card's aria-label "${aria}" does not contain "${stateWord}"`);
+    }
+    for (const card of document.querySelectorAll(".card.exhausted")) {
+      if (card.closest('.card-slot[data-exhausted="true"]') !== card.parentElement) add("state", "orphan|" + describe(card), `.card.exhausted outside .card-slot[data-exhausted=true]: ${describe(card)}`);
+    }
+  };
+
+  const checkOverflow = () => {
+    // A phone page that overflows makes chromium widen the layout viewport (innerWidth grows to the
+    // content), so compare with the configured width and clientWidth too.
+    const vw = Math.min(window.innerWidth, document.documentElement.clientWidth, opts.width ?? Infinity);
+    const sw = document.documentElement.scrollWidth;
+    st.maxScrollWidth = Math.max(st.maxScrollWidth, sw);
+    if (sw <= vw + 1) return;
+    const clipped = (el) => {
+      for (let p = el.parentElement; p && p !== document.documentElement; p = p.parentElement) {
+        if (p === document.body) return false;
+        if (getComputedStyle(p).overflowX !== "visible") return p.getBoundingClientRect().right + scrollX <= vw + 1;
+      }
+      return false;
+    };
+    const over = [];
+    for (const el of document.body.querySelectorAll("*")) {
+      const r = el.getBoundingClientRect();
+      if (r.width > 0 && r.right + scrollX > vw + 1 && !clipped(el)) over.push({ el, r });
+    }
+    over.sort((a, b) => b.r.width - a.r.width);
+    const widest = over[0];
+    const roots = over.filter(({ el }) => {
+      const p = el.parentElement;
+      return !p || p === document.body || p.getBoundingClientRect().right + scrollX <= vw + 1;
+    });
+    const culprit = roots[0] ?? widest;
+    const fmt = (o) => `${describe(o.el)} (left ${Math.round(o.r.left + scrollX)}, right ${Math.round(o.r.right + scrollX)}, width ${Math.round(o.r.width)} px)`;
+    add(
+      "overflow",
+      culprit ? describe(culprit.el) : "?",
+      `horizontal overflow: document.documentElement.scrollWidth ${sw} > viewport ${vw} (innerWidth ${window.innerWidth}); ` +
+        `widest element past the right edge: ${widest ? fmt(widest) : "none found"}; overflow starts at: ${roots.slice(0, 3).map(fmt).join(" | ") || "?"}`,
+    );
+  };
+
+  st.run = (why) => {
+    if (!document.body) return;
+    st.checks++;
+    const k = stateKey();
+    st.states[k] = (st.states[k] ?? 0) + 1;
+    try {
+      checkNames();
+      checkCardStates();
+      checkOverflow();
+    } catch (e) {
+      add("auditor", String(e), `auditor error (${why}): ${e}`);
+    }
+  };
+  let scheduled = false;
+  const observer = new MutationObserver(() => {
+    if (scheduled) return;
+    scheduled = true;
+    setTimeout(() => {
+      scheduled = false;
+      st.run("render");
+    }, 0);
+  });
+  const start = () => observer.observe(document.documentElement, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ["class", "lang", "data-exhausted", "aria-label"] });
+  if (document.documentElement) start();
+  else document.addEventListener("DOMContentLoaded", start);
+}
+
+/** Copies a page's audit results into P.audit (before a reload and at the end). */
+async function harvestAudit(P) {
+  const a = await P.page.evaluate(() => {
+    const st = window.__audit;
+    return st && { checks: st.checks, problems: st.problems, states: st.states, exhaustedCards: st.exhaustedCards, readyCards: st.readyCards, maxScrollWidth: st.maxScrollWidth };
+  });
+  if (!a) return;
+  P.audit ??= { checks: 0, problems: [], states: {}, exhaustedCards: 0, readyCards: 0, maxScrollWidth: 0 };
+  P.audit.checks += a.checks;
+  P.audit.exhaustedCards += a.exhaustedCards;
+  P.audit.readyCards += a.readyCards;
+  P.audit.maxScrollWidth = Math.max(P.audit.maxScrollWidth, a.maxScrollWidth);
+  for (const [k, n] of Object.entries(a.states)) P.audit.states[k] = (P.audit.states[k] ?? 0) + n;
+  for (const p of a.problems) {
+    const same = P.audit.problems.find((q) => q.kind === p.kind && q.detail === p.detail);
+    if (same) same.count += p.count;
+    else P.audit.problems.push(p);
+  }
+}
+
+// ---------------------------------------------------------------- accessible names per chromium
+/** Chromium's own accessibility tree (CDP Accessibility.getFullAXTree) at each screenshot: every
+ *  exposed control or image must have a non-empty computed name (a cross-check of the in-page rule). */
+const AX_ROLES = new Set(["button", "link", "image", "img", "combobox", "listbox", "radio", "checkbox", "textbox", "searchbox", "switch", "tab", "menuitem", "slider", "spinbutton", "DisclosureTriangle"]);
+const axSessions = new WeakMap();
+const AX_PROBLEMS = [];
+let axChecked = 0;
+async function axAudit(page, moment) {
+  let cdp = axSessions.get(page);
+  if (!cdp) {
+    cdp = await page.context().newCDPSession(page);
+    axSessions.set(page, cdp);
+  }
+  const { nodes } = await cdp.send("Accessibility.getFullAXTree");
+  for (const n of nodes) {
+    if (n.ignored || !AX_ROLES.has(n.role?.value)) continue;
+    axChecked++;
+    if (String(n.name?.value ?? "").trim()) continue;
+    let what = `${n.role.value} (backend node ${n.backendDOMNodeId})`;
+    try {
+      const { object } = await cdp.send("DOM.resolveNode", { backendNodeId: n.backendDOMNodeId });
+      const { result } = await cdp.send("Runtime.callFunctionOn", {
+        objectId: object.objectId,
+        functionDeclaration: "function () { return (window.__audit?.describe?.(this) ?? this.tagName) + ' — ' + this.outerHTML.slice(0, 160); }",
+        returnByValue: true,
+      });
+      what = `${n.role.value}: ${result.value}`;
+    } catch {}
+    if (!AX_PROBLEMS.some((p) => p.endsWith(what))) AX_PROBLEMS.push(`[${moment}] ${what}`);
+  }
+}
+
 // ---------------------------------------------------------------- UI helpers
-async function shot(page, name) {
-  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+/** A screenshot once the page's transitions have finished. Full page: scrolled to the top (else the
+ *  sticky header shows in the middle), and with the viewport as tall as the page for the moment of the
+ *  shot, so that fixed and sticky bars (the phone's action bar) sit at the bottom, not mid-page. */
+async function shot(page, name, { fullPage = true } = {}) {
+  await page.evaluate(() =>
+    Promise.race([Promise.all(document.getAnimations().map((a) => a.finished.catch(() => {}))), new Promise((r) => setTimeout(r, 600))]),
+  );
+  await axAudit(page, name);
+  const path = join(ARTIFACTS, `${name}.png`);
+  if (!fullPage) await page.screenshot({ path });
+  else {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const vp = page.viewportSize();
+    const height = Math.min(8000, await page.evaluate(() => document.documentElement.scrollHeight));
+    if (height > vp.height) await page.setViewportSize({ width: vp.width, height });
+    try {
+      await page.screenshot({ path, fullPage: true });
+    } finally {
+      if (height > vp.height) await page.setViewportSize(vp);
+    }
+  }
   log(`screenshot ${name}.png`);
 }
 
@@ -305,32 +596,144 @@ async function markControl(page, sel, r, tag) {
       if (!els.length) return null;
       const el = els[Math.floor(r * els.length)];
       el.setAttribute("data-e2e", tag);
-      return { selector: `[data-e2e="${tag}"]`, label: (el.getAttribute("aria-label") || el.textContent || "").trim().slice(0, 60), n: els.length };
+      const text = el.getAttribute("aria-label") || (el.matches("input") ? [...(el.labels ?? [])].map((l) => l.textContent).join(" ") : el.textContent) || "";
+      return { selector: `[data-e2e="${tag}"]`, label: text.trim().slice(0, 60), n: els.length, radio: el.matches('input[type="radio"]') };
     },
     { sel, r, tag },
   );
 }
 
+// ---- keyboard: Tab / Shift+Tab until document.activeElement is the control, then Enter / Space / arrows
+const MAX_TABS = 150;
+
+/** Where the focus is relative to the first element matching `sel`: "here", "gone" (no such enabled
+ *  element: the view moved on), or which way to Tab ("fwd" / "back", by document order from the
+ *  focused element, or from the last focused one when focus fell back to <body>). */
+function focusWhere({ sel, label }) {
+  const el = document.querySelector(sel);
+  if (!el || el.disabled) return { st: "gone" };
+  const a = document.activeElement;
+  const desc = (e) => (e ? (window.__audit?.describe?.(e) ?? e.tagName) : "nothing");
+  if (a && a.matches(sel)) {
+    const now = (a.getAttribute("aria-label") || a.textContent || "").trim().slice(0, 60);
+    return label !== undefined && now !== label ? { st: "gone" } : { st: "here" };
+  }
+  const from = a && a !== document.body && a !== document.documentElement ? a : window.__e2eLastFocus?.isConnected ? window.__e2eLastFocus : null;
+  const st = from && from.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_PRECEDING ? "back" : "fwd";
+  return { st, active: desc(a) };
+}
+
+/** Tabs to the control (bounded); true when it has the focus, false when it went away meanwhile. */
+async function keyTo(P, sel, what, label) {
+  const t = Date.now();
+  let last = null;
+  for (let i = 0; ; i++) {
+    const w = await P.page.evaluate(focusWhere, { sel, label });
+    if (w.st === "here" || w.st === "gone") {
+      P.kb.walks++;
+      P.kb.presses += i;
+      P.kb.ms += Date.now() - t;
+      P.kb.longest = Math.max(P.kb.longest, i);
+      return w.st === "here";
+    }
+    if (i >= MAX_TABS) {
+      await shot(P.page, `stuck-keyboard-${P.name.split("(")[0]}`, { fullPage: false }).catch(() => {});
+      throw new Error(`${P.name}: keyboard: the control "${what}" (${sel}) was not reached with ${MAX_TABS} Tab / Shift+Tab presses; focus is on ${w.active} (went ${last})`);
+    }
+    last = w.st;
+    await P.page.keyboard.press(w.st === "back" ? "Shift+Tab" : "Tab");
+  }
+}
+
+/** A radio button by keyboard: Tab into its group (focus lands on the checked radio, or the first /
+ *  last one when none is checked), arrow keys to move to it (which also checks it), Space when it
+ *  has the focus but is not checked yet. */
+async function keyRadio(P, sel, what) {
+  const name = await P.page.$eval(sel, (el) => el.name).catch(() => null);
+  if (!name) return false;
+  const group = `input[type="radio"][name="${name}"]`;
+  if (!(await keyTo(P, group, `the radio group "${name}"`))) return false;
+  let s;
+  for (let i = 0; i < 2 * (s?.n ?? 10) + 5; i++) {
+    s = await P.page.evaluate(
+      ({ sel, group }) => {
+        const radios = [...document.querySelectorAll(group)];
+        const target = document.querySelector(sel);
+        if (!target) return null;
+        return { at: radios.indexOf(document.activeElement), to: radios.indexOf(target), checked: target.checked, n: radios.length };
+      },
+      { sel, group },
+    );
+    if (!s || s.at < 0) return false;
+    if (s.at === s.to) {
+      if (s.checked) return true;
+      await P.page.keyboard.press("Space");
+      P.kb.presses++;
+      continue;
+    }
+    await P.page.keyboard.press(s.at < s.to ? "ArrowDown" : "ArrowUp");
+    P.kb.presses++;
+  }
+  throw new Error(`${P.name}: keyboard: could not check the radio button "${what}" (${sel}) with the arrow keys / Space: ${JSON.stringify(s)}`);
+}
+
+/** Activates a marked control the way the player's device does: keyboard (Enter on a button, arrows /
+ *  Space on a radio) or touch (tap; a radio by tapping its label, the 44 px target). */
+async function activate(P, m) {
+  try {
+    if (P.input === "keyboard") {
+      if (m.radio) return await keyRadio(P, m.selector, m.label);
+      if (!(await keyTo(P, m.selector, m.label, m.label))) return false;
+      await P.page.keyboard.press("Enter");
+      P.kb.presses++;
+      return true;
+    }
+    if (P.input === "touch") {
+      await P.page.tap(m.radio ? `label:has(> ${m.selector})` : m.selector, { timeout: 3000 });
+      return true;
+    }
+    await P.page.click(m.selector, { timeout: 3000 });
+    return true;
+  } catch (e) {
+    if (/keyboard:/.test(e.message)) throw e;
+    const calls = e.message.split("\n").filter((l) => /intercepts|not enabled|not visible|not stable|detached|retrying/.test(l)).slice(-3).map((l) => l.trim());
+    log(`${P.name}: "${m.label}" not activated (${e.message.split("\n")[0]}${calls.length ? "; " + calls.join("; ") : ""}); the view moved on, deciding again`);
+    return false;
+  }
+}
+
 let tagCounter = 0;
-async function clickOne(P, sel, rng) {
+/** Picks one of the enabled controls matching `sel` at random and activates it. With `sends`, it
+ *  must send an action: waits for the action's answer (or gives up when no action frame left). */
+async function useOne(P, sel, rng, { sends = true } = {}) {
   const m = await markControl(P.page, sel, rng(), `c${++tagCounter}`);
   if (!m) return null;
-  try {
-    await P.page.click(m.selector, { timeout: 3000 });
-  } catch (e) {
-    log(`${P.name}: click on "${m.label}" not done (${e.message.split("\n")[0]}); the view moved on, deciding again`);
+  const sentBefore = P.sent;
+  const answer = sends ? actionAnswer(P) : null;
+  if (!(await activate(P, m))) {
+    answer?.cancel();
     return null;
   }
-  return m;
+  if (!sends) return m;
+  try {
+    await until(() => P.sent > sentBefore, "the action frame", 2000);
+  } catch {
+    answer.cancel();
+    log(`${P.name}: "${m.label}" sent no action (the view moved on), deciding again`);
+    return null;
+  }
+  P.actions++;
+  return { ...m, result: await answer };
 }
 
 // ---------------------------------------------------------------- the test
-test("two players play a whole game by clicking; the spectator sees nothing secret", { timeout: 290_000 }, async () => {
+test("a keyboard-only player and a phone player play a whole game; the spectator sees nothing secret; every render is accessible", { timeout: 290_000 }, async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   for (const f of readdirSync(ARTIFACTS)) if (f.endsWith(".png")) rmSync(join(ARTIFACTS, f), { force: true }); // keep run.sh's server.log
   log(`seed ${SEED}; chromium ${CHROMIUM}`);
   assert.equal(CHARACTERS.length, 16, "16 characters in cards.json");
   assert.ok(Object.keys(LOCAL_NAMES).length >= 8 && LOCAL_NAMES["Han Solo"], "localized names read from names.ts");
+  for (const [l, w] of Object.entries(STATE_WORDS)) assert.ok(w.ready && w.exhausted, `card state words read for ${l}: ${JSON.stringify(w)}`);
   const server = await startServer();
   const base = server.base;
   const browser = await chromium.launch({
@@ -342,23 +745,45 @@ test("two players play a whole game by clicking; the spectator sees nothing secr
     await browser.close().catch(() => {});
     await server.stop();
   };
+  const PHONE = { width: 375, height: 812 };
   try {
-    const ctxOpts = { viewport: { width: 1280, height: 1000 }, locale: "en-US", baseURL: base };
-    const [ctxA, ctxB, ctxS] = await Promise.all([browser.newContext(ctxOpts), browser.newContext(ctxOpts), browser.newContext(ctxOpts)]);
+    const desktop = { viewport: { width: 1280, height: 1000 }, locale: "en-US", baseURL: base };
+    const phone = { viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: "en-US", baseURL: base };
+    const [ctxA, ctxB, ctxS] = await Promise.all([browser.newContext(desktop), browser.newContext(phone), browser.newContext(desktop)]);
+    await ctxA.addInitScript(auditor, { words: STATE_WORDS, width: null });
+    await ctxB.addInitScript(auditor, { words: STATE_WORDS, width: PHONE.width });
+    await ctxS.addInitScript(auditor, { words: STATE_WORDS, width: null });
     const A = track(await ctxA.newPage(), "rebel(creator)");
     const B = track(await ctxB.newPage(), "imperial(guest)");
     const specPage = await ctxS.newPage();
     await specPage.addInitScript(spectatorSpy, NAME_FORMS);
     const S = track(specPage, "spectator");
+    A.input = "keyboard";
+    B.input = "touch";
+    S.input = "none";
+    A.kb = { presses: 0, walks: 0, ms: 0, longest: 0 };
     for (const P of [A, B, S]) P.page.setDefaultTimeout(STEP_TIMEOUT_MS);
+    const tag = (P) => P.name.split("(")[0];
 
-    // ---- 1. create the room by clicking (Rebel, full game, a friend, spectators allowed)
+    // every update / welcome frame a page receives: audit its DOM once the render settled (the
+    // auditor also runs after every render by itself)
+    for (const P of [A, B, S]) {
+      P.waiters.add((m) => {
+        if (m.type === "update" || m.type === "welcome") {
+          P.page.evaluate(() => new Promise((r) => setTimeout(r, 0)).then(() => window.__audit?.run("frame"))).catch(() => {});
+        }
+      });
+    }
+
+    // ---- 1. create the room by keyboard (Rebel, full game, a friend, spectators allowed)
     await A.page.goto("/");
-    await A.page.click('input[name="side"][value="rebel"]');
-    await A.page.click('input[name="mode"][value="full"]');
-    await A.page.click('input[name="opponent"][value="friend"]');
-    await A.page.click('input[name="spectators"][value="anyone_with_link"]');
-    await A.page.click("form.panel button.primary[type=submit]");
+    await A.page.waitForSelector("form.panel");
+    for (const [name, value] of [["side", "rebel"], ["mode", "full"], ["opponent", "friend"], ["spectators", "anyone_with_link"]]) {
+      assert.ok(await keyRadio(A, `input[name="${name}"][value="${value}"]`, `${name}: ${value}`), `landing: ${name} = ${value} by keyboard`);
+    }
+    await shot(A.page, "00-landing");
+    assert.ok(await keyTo(A, "form.panel button.primary[type=submit]", "Create room"), "landing: Create room reached by Tab");
+    await A.page.keyboard.press("Enter");
     await A.page.waitForURL(/\/r\/[A-Za-z0-9]+$/);
     const code = new URL(A.page.url()).pathname.split("/")[2];
     await A.page.waitForSelector(".lobby .copyfield input");
@@ -366,12 +791,13 @@ test("two players play a whole game by clicking; the spectator sees nothing secr
     assert.match(invite, new RegExp(`/r/${code}/join#.+`), "invite link shown in the lobby");
     assert.match(watch, new RegExp(`/r/${code}/watch$`), "watch link shown in the lobby");
     await A.page.waitForFunction(() => document.querySelector(".room")?.classList.contains("rebel"));
-    log(`room ${code} created; invite ${invite}`);
+    log(`room ${code} created by keyboard (${A.kb.presses} key presses); invite ${invite}`);
     await shot(A.page, "01-lobby");
 
     // ---- spectator first (it sees the lobby, then everything), then the guest joins
     await S.page.goto(watch);
     await S.page.waitForSelector(".room.spectator");
+    await shot(S.page, "01-lobby-spectator");
     // the oracle must catch a leak: plant a hidden character's name, expect a violation, remove it
     const planted = await S.page.evaluate(async () => {
       const st = window.__evr;
@@ -390,9 +816,32 @@ test("two players play a whole game by clicking; the spectator sees nothing secr
     });
     assert.ok(planted > 0, "the spectator oracle flags a planted hidden name");
     log("spectator oracle self-check: a planted hidden name is flagged");
+    // the overflow check must catch an overflow on the phone: open the invite page, plant a wide element
     await B.page.goto(invite);
     await B.page.waitForURL(new RegExp(`/r/${code}$`));
     await B.page.waitForFunction(() => document.querySelector(".room")?.classList.contains("imperial"));
+    const layout = await B.page.evaluate(async () => {
+      // a 600 px wide element, an unnamed button, an exhausted card without its text label
+      const el = document.createElement("div");
+      el.className = "e2e-planted-wide";
+      el.style.cssText = "width: 600px; height: 4px";
+      el.innerHTML = '<button type="button" class="e2e-planted-unnamed"><span aria-hidden="true">✦</span></button>' +
+        '<div class="playarea"><div class="card-slot" data-exhausted="true"><div class="card exhausted" aria-label="Planted"><span class="name">Planted</span></div></div></div>';
+      const n = window.__audit.problems.length;
+      document.body.appendChild(el);
+      for (let i = 0; i < 200 && window.__audit.problems.length === n; i++) await new Promise((r) => setTimeout(r, 10));
+      const caught = window.__audit.problems.slice(n);
+      el.remove();
+      await new Promise((r) => setTimeout(r, 20));
+      window.__audit.problems.length = n;
+      for (const k of Object.keys(window.__audit.index)) if (window.__audit.index[k] >= n) delete window.__audit.index[k];
+      return { caught, iw: window.innerWidth, cw: document.documentElement.clientWidth };
+    });
+    assert.ok(layout.caught.some((p) => p.kind === "overflow" && p.detail.includes("e2e-planted-wide")), `the overflow check flags a planted 600 px element on the phone: ${JSON.stringify(layout.caught)}`);
+    assert.ok(layout.caught.some((p) => p.kind === "unnamed" && p.detail.includes("e2e-planted-unnamed")), `the name check flags a planted unnamed button: ${JSON.stringify(layout.caught)}`);
+    assert.ok(layout.caught.some((p) => p.kind === "state" && p.detail.includes("Planted")), `the card state check flags a planted exhausted card without a text label: ${JSON.stringify(layout.caught)}`);
+    assert.equal(layout.cw, PHONE.width, "the phone's layout viewport is 375 px (meta viewport width=device-width)");
+    log(`phone: layout viewport ${layout.cw} px; auditor self-check: a planted 600 px element, unnamed button and unlabelled exhausted card are flagged`);
     await until(() => B.you && S.you, "the welcome frames of the guest and the spectator");
     assert.deepEqual(B.you, { role: "seat", faction: "imperial" }, "the guest took the free (Imperial) seat");
     assert.deepEqual(S.you, { role: "spectator" });
@@ -400,12 +849,13 @@ test("two players play a whole game by clicking; the spectator sees nothing secr
     await S.page.waitForFunction(() => document.body.textContent.includes("choosing their characters"));
     log("both seated; character choice");
 
-    // ---- 2. play by clicking, both players concurrently
+    // ---- 2. play: the rebel by keyboard, the imperial by tapping, concurrently
     const deadline = Date.now() + GAME_TIMEOUT_MS;
     const moments = new Set();
     const refusals = [];
     let reloaded = false;
     let langSwitched = false;
+    const detailChecked = { [A.name]: false, [B.name]: false };
 
     const moment = async (key, fn) => {
       if (moments.has(key)) return;
@@ -414,9 +864,15 @@ test("two players play a whole game by clicking; the spectator sees nothing secr
     };
 
     async function chooseCharacters(P, rng) {
+      const sfx = P === B ? "-phone" : "";
       for (let attempt = 0; attempt < 40; attempt++) {
         // unpick whatever is picked (e.g. after a refused confirm), then pick 4 at random
-        for (const el of await P.page.$$('button.pick[aria-pressed="true"]')) await el.click();
+        for (let k = 0; k < 4; k++) {
+          const m = await markControl(P.page, 'button.pick[aria-pressed="true"]', 0, `u${++tagCounter}`);
+          if (!m) break;
+          await activate(P, m);
+        }
+        await P.page.waitForFunction(() => !document.querySelector('button.pick[aria-pressed="true"]'));
         const names = await P.page.$$eval("button.pick .name", (els) => els.map((e) => e.textContent));
         const order = names.map((_, i) => i);
         for (let i = order.length - 1; i > 0; i--) {
@@ -424,19 +880,26 @@ test("two players play a whole game by clicking; the spectator sees nothing secr
           [order[i], order[j]] = [order[j], order[i]];
         }
         const chosen = order.slice(0, 4);
-        for (const i of chosen) await P.page.locator("button.pick").nth(i).click();
-        await P.page.waitForFunction(() => document.querySelectorAll('button.pick[aria-pressed="true"]').length === 4);
+        for (const [k, i] of chosen.entries()) {
+          const m = await P.page.evaluate(
+            ({ i, tag }) => {
+              const el = document.querySelectorAll("button.pick")[i];
+              el.setAttribute("data-e2e", tag);
+              return { selector: `[data-e2e="${tag}"]`, label: (el.getAttribute("aria-label") || el.textContent || "").trim().slice(0, 60), radio: false };
+            },
+            { i, tag: `p${++tagCounter}` },
+          );
+          assert.ok(await activate(P, m), `${P.name}: character ${names[i]} picked`);
+          await P.page.waitForFunction((n) => document.querySelectorAll('button.pick[aria-pressed="true"]').length === n, k + 1);
+        }
         const ok = await P.page.$eval(".chars .actionbar button.primary", (b) => !b.disabled);
         if (!ok) continue; // not a legal set: choose again
         const chosenNames = chosen.map((i) => fromLocal(names[i]));
         assert.ok(chosenNames.every(Boolean), `${P.name}: chosen names recognised: ${chosen.map((i) => names[i])}`);
-        await moment("chars-" + P.name, () => shot(P.page, `02-characters-${P.name.split("(")[0]}`));
+        await moment("chars-" + P.name, () => shot(P.page, `02-characters-${tag(P)}${sfx}`));
         await moment("chars-spectator", () => shot(S.page, "02-characters-spectator"));
-        const answer = actionAnswer(P);
-        await P.page.click(".chars .actionbar button.primary");
-        const a = await answer;
-        if (!a.ok) return; // refused (e.g. stale: the other side chose first): decide again
-        P.actions++;
+        const r = await useOne(P, ".chars .actionbar button.primary", () => 0);
+        if (!r?.result.ok) return; // refused (e.g. stale: the other side chose first) or not sent: decide again
         P.chosen = chosenNames;
         log(`${P.name}: characters locked in: ${P.chosen.join(", ")}`);
         return;
@@ -445,14 +908,15 @@ test("two players play a whole game by clicking; the spectator sees nothing secr
     }
 
     async function switchLanguage(P) {
-      // 日本語 mid-game on the guest page: the UI text changes, play goes on in Japanese
+      // 日本語 mid-game on the guest page: the UI text changes, play goes on in Japanese. (A native
+      // <select> opens the platform picker, which a test cannot tap: selectOption sets it.)
       const before = await P.page.textContent("#plan-h");
       assert.equal(before, "Choose strategies");
       await P.page.selectOption("header.topbar select", "ja");
       await P.page.waitForFunction(() => document.documentElement.lang === "ja");
       assert.equal(await P.page.textContent("#plan-h"), "戦略の選択", "strategy title in Japanese");
       assert.equal((await P.page.textContent("header.topbar .code")).trim(), `ルーム ${code}`, "header in Japanese");
-      await shot(P.page, "04-planning-ja");
+      await shot(P.page, "04-planning-ja-phone");
       log(`${P.name}: switched to 日本語 (strategy title "${before}" → "戦略の選択")`);
     }
 
@@ -461,6 +925,7 @@ test("two players play a whole game by clicking; the spectator sees nothing secr
       const welcomes = P.welcomes.length;
       const seqBefore = P.seq;
       log(`${P.name}: reloading the page mid-game (seq ${seqBefore})`);
+      await harvestAudit(P);
       await P.page.reload();
       await P.page.waitForFunction((f) => document.querySelector(".room")?.classList.contains(f), faction);
       await P.page.waitForSelector(".table, .planning, .chars, .gameover");
@@ -477,7 +942,58 @@ test("two players play a whole game by clicking; the spectator sees nothing secr
       log(`${P.name}: resumed as ${faction} at seq ${P.seq}`);
     }
 
+    /** The spectator at the struggle in the three languages (header <select>), then back to English. */
+    async function spectatorLanguages() {
+      await S.page.waitForSelector(".table .playarea .card-slot");
+      for (const l of ["en", "zh-Hant", "ja"]) {
+        await S.page.selectOption("header.topbar select", l);
+        await S.page.waitForFunction((l) => document.documentElement.lang === l, l);
+        await shot(S.page, `06-struggle-spectator-${l}`);
+      }
+      await S.page.selectOption("header.topbar select", "en");
+      await S.page.waitForFunction(() => document.documentElement.lang === "en");
+      log("spectator: struggle shown in English, 繁體中文 and 日本語, back to English");
+    }
+
+    /** The card-details popover: the keyboard player focuses a card in play with Tab, the phone player
+     *  taps one; `aside.card-detail` must show the card's name; Escape / a second tap closes it. */
+    async function cardDetail(P, rng) {
+      const m = await markControl(P.page, ".playarea .card-slot > .card", rng(), `d${++tagCounter}`);
+      if (!m) return false;
+      const name = (await P.page.textContent(`${m.selector} .name`)).trim();
+      const sfx = P === B ? "-phone" : "";
+      if (P.input === "keyboard") {
+        if (!(await keyTo(P, m.selector, `the card ${name}`))) return false;
+      } else {
+        try {
+          await P.page.tap(m.selector, { timeout: 3000 });
+        } catch (e) {
+          if (!(await P.page.$(m.selector))) return false; // the card left play meanwhile: another time
+          throw e;
+        }
+      }
+      const aside = P.page.locator("aside.card-detail");
+      await aside.waitFor({ state: "visible", timeout: 5000 });
+      const text = (await aside.textContent()).trim();
+      assert.ok(text.includes(name), `${P.name}: the card details show the ${P.input === "keyboard" ? "focused" : "tapped"} card's name "${name}": ${text}`);
+      const h = (await aside.locator("h2").textContent()).trim();
+      assert.ok(h.startsWith(name), `${P.name}: the card details' heading is the card's name "${name}": ${h}`);
+      assert.ok(await aside.locator(".power-full").isVisible(), `${P.name}: the card details show the power text`);
+      await P.page.evaluate(() => window.__audit?.run("card-detail"));
+      await shot(P.page, `11-card-detail${sfx}`, { fullPage: false });
+      if (P.input === "keyboard") {
+        await P.page.keyboard.press("Escape");
+        P.kb.presses++;
+      } else {
+        await P.page.tap(m.selector, { timeout: 5000 });
+      }
+      await aside.waitFor({ state: "detached", timeout: 5000 });
+      log(`${P.name}: card details of "${name}" shown by ${P.input === "keyboard" ? "Tab focus" : "a tap"} and closed by ${P.input === "keyboard" ? "Escape" : "a second tap"}`);
+      return true;
+    }
+
     async function playerLoop(P, rng) {
+      const sfx = P === B ? "-phone" : "";
       for (;;) {
         if (Date.now() > deadline) throw new Error(`${P.name}: the game did not end within ${GAME_TIMEOUT_MS} ms`);
         if (P.pageErrors?.length) throw new Error(`${P.name}: page error: ${P.pageErrors.join("; ")}`);
@@ -486,7 +1002,7 @@ test("two players play a whole game by clicking; the spectator sees nothing secr
           kind = await (await P.page.waitForFunction(detect, null, { polling: 50, timeout: STEP_TIMEOUT_MS })).jsonValue();
         } catch (e) {
           const text = await P.page.evaluate(() => document.body.innerText.slice(0, 1500)).catch(() => "?");
-          await shot(P.page, `stuck-${P.name.split("(")[0]}`).catch(() => {});
+          await shot(P.page, `stuck-${tag(P)}`).catch(() => {});
           throw new Error(`${P.name}: nothing to do for ${STEP_TIMEOUT_MS} ms (seq ${P.seq}, phase ${P.lastView?.phase}); page:\n${text}`);
         }
         if (kind === "over") return;
@@ -494,13 +1010,15 @@ test("two players play a whole game by clicking; the spectator sees nothing secr
           const text = await P.page.textContent(".toast").catch(() => "");
           refusals.push(`${P.name}: ${text}`);
           log(`${P.name}: refused action shown (${text?.trim()}); closing the toast, deciding again`);
-          await P.page.click(".toast button").catch(() => {});
+          await useOne(P, ".toast button", () => 0, { sends: false });
           continue;
         }
         if (kind === "chars") {
           await chooseCharacters(P, rng);
           continue;
         }
+        // the round's result (dominance), first time it shows on this page
+        if (await P.page.$(".dominance")) await moment("dominance-" + P.name, () => shot(P.page, `08-dominance${sfx}`));
         // mid-game moments
         // reload at the rebel's first struggle turn: characters and strategies chosen, struggle under way
         if (P === A && !reloaded && kind === "struggle") {
@@ -513,20 +1031,15 @@ test("two players play a whole game by clicking; the spectator sees nothing secr
           await switchLanguage(P);
         }
         if (kind === "strategy") {
-          await moment("planning", () => shot(P.page, "03-planning"));
-          const answer = actionAnswer(P);
-          const m = await clickOne(P, "button.strategy", rng);
-          if (m) {
-            P.actions++;
-            await answer;
-          } else answer.cancel();
+          await moment("planning-" + P.name, () => shot(P.page, `03-planning${sfx}`));
+          await useOne(P, "button.strategy", rng);
           continue;
         }
         if (kind === "dialog") {
-          await moment("pending", () => shot(P.page, "07-pending-choice"));
+          await moment("pending-" + P.name, () => shot(P.page, `07-pending-choice${sfx}`));
           const checked = await P.page.$$eval('[role="dialog"] input[type="radio"]', (rs) => rs.some((r) => r.checked));
           if (!checked) {
-            const m = await clickOne(P, '[role="dialog"] input[type="radio"]', rng);
+            const m = await useOne(P, '[role="dialog"] input[type="radio"]', rng, { sends: false });
             if (!m) continue;
           }
           try {
@@ -537,34 +1050,22 @@ test("two players play a whole game by clicking; the spectator sees nothing secr
           } catch {
             continue;
           }
-          const answer = actionAnswer(P);
-          const m = await clickOne(P, '[role="dialog"] button.primary', rng);
-          if (m) {
-            P.actions++;
-            await answer;
-          } else answer.cancel();
+          await useOne(P, '[role="dialog"] button.primary', rng);
           continue;
         }
         if (kind === "struggle") {
-          await moment("struggle", async () => {
-            await shot(P.page, "06-struggle");
-            await shot(S.page, "06-struggle-spectator");
-          });
-          const answer = actionAnswer(P);
-          const m = await clickOne(P, ".table .actionbar button, .table .card-btn:not(.target-btn)", rng);
-          if (m) {
-            P.actions++;
-            await answer;
-          } else answer.cancel();
+          // the struggle screenshots once cards are in play (the spectator's in the three languages)
+          if ((await P.page.$$(".playarea .card-slot")).length >= 2) {
+            await moment("struggle-" + P.name, async () => {
+              await shot(P.page, `06-struggle${sfx}`);
+              if (P === A) await spectatorLanguages();
+            });
+          }
+          if (!detailChecked[P.name] && (await P.page.$(".playarea .card-slot > .card"))) detailChecked[P.name] = await cardDetail(P, rng);
+          await useOne(P, ".table .actionbar button, .table .card-btn:not(.target-btn)", rng);
         }
       }
     }
-
-    // dominance / round result: the first time a round's summary shows on the creator's page
-    const dominanceShot = (async () => {
-      await A.page.waitForSelector(".dominance", { timeout: GAME_TIMEOUT_MS });
-      await moment("dominance", () => shot(A.page, "08-dominance"));
-    })().catch(() => {});
 
     // spectator: check its DOM after every update frame it receives (plus after every render, in page)
     let specFrameChecks = 0;
@@ -576,8 +1077,8 @@ test("two players play a whole game by clicking; the spectator sees nothing secr
     });
 
     await Promise.all([playerLoop(A, mulberry32(SEED)), playerLoop(B, mulberry32(SEED ^ 0x9e3779b9))]);
-    log(`game over: ${A.actions} rebel and ${B.actions} imperial actions clicked; final seq ${A.seq}; refused by the server: ${[...A.refused, ...B.refused].join(", ") || "none"}; toasts: ${refusals.length}`);
-    await dominanceShot;
+    log(`game over: ${A.actions} rebel (keyboard) and ${B.actions} imperial (tap) actions; final seq ${A.seq}; refused by the server: ${[...A.refused, ...B.refused].join(", ") || "none"}; toasts: ${refusals.length}`);
+    log(`keyboard: ${A.kb.presses} key presses in ${A.kb.walks} Tab walks (longest ${A.kb.longest} presses), ${(A.kb.ms / 1000).toFixed(1)} s walking`);
 
     // ---- 3. assertions
     await S.page.waitForSelector(".gameover");
@@ -626,14 +1127,14 @@ test("two players play a whole game by clicking; the spectator sees nothing secr
       assert.match(hS.text, new RegExp(`^${side}`), `the spectator's headline names the winner: ${hS.text}`);
     }
     await shot(A.page, "09-game-over-rebel");
-    await shot(B.page, "09-game-over-imperial-ja");
+    await shot(B.page, "09-game-over-imperial-ja-phone");
     await shot(S.page, "09-game-over-spectator");
 
     // language: switch the game-over page to 繁體中文, then back to English
     assert.equal(await B.page.textContent("#over-h"), "ゲーム終了");
     await B.page.selectOption("header.topbar select", "zh-Hant");
     await B.page.waitForFunction(() => document.querySelector("#over-h")?.textContent === "遊戲結束");
-    await shot(B.page, "10-game-over-zh-Hant");
+    await shot(B.page, "10-game-over-zh-Hant-phone");
     await B.page.selectOption("header.topbar select", "en");
     await B.page.waitForFunction(() => document.querySelector("#over-h")?.textContent === "Game over");
     log("language: ja → zh-Hant (遊戲結束) → en (Game over) on the game-over page");
@@ -657,10 +1158,38 @@ test("two players play a whole game by clicking; the spectator sees nothing secr
     const revealed = [...A.chosen, ...B.chosen].filter((c) => spy.firstShown[c]);
     log(`chosen characters that became public and showed on the spectator page: ${revealed.join(", ") || "none"}`);
 
+    // the page audits: accessible names, ready/exhausted as text, no horizontal overflow
+    for (const P of [A, B, S]) {
+      await P.page.evaluate(() => window.__audit.run("final"));
+      await harvestAudit(P);
+      log(`${P.name}: ${P.audit.checks} audited renders; states ${Object.keys(P.audit.states).join(", ")}; cards in play seen ${P.audit.readyCards} ready / ${P.audit.exhaustedCards} exhausted; widest document ${P.audit.maxScrollWidth} px`);
+    }
+    const problems = (P, kind) => P.audit.problems.filter((p) => p.kind === kind).map((p) => `[${p.where}${p.path ? " " + p.path : ""}, ×${p.count}] ${p.detail}`);
+    const report = (kind) => [A, B, S].flatMap((P) => problems(P, kind).map((s) => `${P.name}: ${s}`));
+    for (const k of ["unnamed", "state", "overflow", "auditor"]) if (report(k).length) log(`AUDIT ${k}:\n  ${report(k).join("\n  ")}`);
+    log(`chromium's accessibility tree at the ${"screenshots"}: ${axChecked} controls and images checked, ${AX_PROBLEMS.length} without a name`);
+    if (AX_PROBLEMS.length) log(`AUDIT accessibility tree:\n  ${AX_PROBLEMS.join("\n  ")}`);
+    assert.deepEqual(report("auditor"), [], "the page auditor ran without errors");
+    assert.deepEqual(report("unnamed"), [], "every visible button, input, select, link, summary and image has an accessible name");
+    assert.deepEqual(AX_PROBLEMS, [], "chromium computes a non-empty name for every control and image in its accessibility tree");
+    assert.ok(axChecked > 100, "chromium's accessibility tree was checked");
+    assert.deepEqual(report("state"), [], "every card in play shows its ready / exhausted state as text and in its accessible name");
+    assert.deepEqual(problems(B, "overflow"), [], "the 375 px phone page never overflows horizontally");
+    assert.deepEqual([...problems(A, "overflow"), ...problems(S, "overflow")], [], "the desktop pages never overflow horizontally");
+    assert.ok(B.audit.checks > 30, `the phone page was audited throughout the game (${B.audit.checks} renders)`);
+    for (const P of [A, B]) {
+      const states = Object.keys(P.audit.states).join(" ");
+      for (const s of ["characters", "planning", "table", "game-over"]) assert.ok(states.includes(s), `${P.name}: the ${s} state was audited (${states})`);
+    }
+    assert.ok(Object.keys(A.audit.states).some((s) => s.includes("landing")) && Object.keys(A.audit.states).some((s) => s.includes("lobby")), "the landing page and the lobby were audited");
+    assert.ok([A, B, S].some((P) => P.audit.exhaustedCards > 0), "exhausted cards in play were seen (and checked)");
+
     assert.ok(reloaded, "the rebel page was reloaded mid-game");
     assert.ok(langSwitched, "the imperial page switched language");
+    for (const P of [A, B]) assert.ok(detailChecked[P.name], `${P.name}: the card details were checked`);
     for (const P of [A, B, S]) assert.deepEqual(P.pageErrors ?? [], [], `${P.name}: no page errors`);
-    for (const k of ["planning", "struggle", "dominance"]) assert.ok(moments.has(k), `moment ${k} seen`);
+    for (const k of ["struggle-" + A.name, "struggle-" + B.name, "dominance-" + A.name, "dominance-" + B.name]) assert.ok(moments.has(k), `moment ${k} seen`);
+    assert.ok(moments.has("planning-" + A.name) || moments.has("planning-" + B.name), "moment planning seen");
     log(`moments: ${[...moments].join(", ")}`);
     if (refusals.length) log(`refused actions (handled): ${refusals.join(" | ")}`);
   } finally {
