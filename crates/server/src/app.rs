@@ -1,10 +1,9 @@
 //! Shared server state: configuration, the store, the room registry and limits.
 
-use std::collections::HashMap;
 use std::net::IpAddr;
 use std::num::NonZeroU32;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use metrics_exporter_prometheus::PrometheusHandle;
@@ -12,14 +11,15 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::config::Config;
-use crate::room::RoomHandle;
+use crate::metrics_names as m;
+use crate::room::{Registry, Room, RoomHandle};
 use crate::store::SqliteStore;
 
 pub struct App {
     pub config: Arc<Config>,
     pub store: Arc<SqliteStore>,
-    /// Live rooms by code.
-    pub rooms: Mutex<HashMap<String, RoomHandle>>,
+    /// Rooms in memory by code.
+    pub rooms: Arc<Registry>,
     /// Room actors and connection tasks, awaited on shutdown.
     pub tracker: TaskTracker,
     pub shutdown: CancellationToken,
@@ -35,7 +35,7 @@ impl App {
         App {
             config,
             store,
-            rooms: Mutex::new(HashMap::new()),
+            rooms: Arc::new(Registry::default()),
             tracker: TaskTracker::new(),
             shutdown: CancellationToken::new(),
             next_conn: AtomicU64::new(1),
@@ -48,20 +48,44 @@ impl App {
         self.next_conn.fetch_add(1, Ordering::Relaxed)
     }
 
-    pub fn room(&self, code: &str) -> Option<RoomHandle> {
-        self.rooms.lock().ok().and_then(|r| r.get(code).cloned())
-    }
-
-    pub fn insert_room(&self, code: String, handle: RoomHandle) {
-        if let Ok(mut rooms) = self.rooms.lock() {
-            rooms.insert(code, handle);
+    /// Room `code`: the live one, or loaded from the store (and started) if it exists there.
+    pub async fn room(&self, code: &str) -> Result<Option<RoomHandle>, RoomLoadError> {
+        if let Some(h) = self.rooms.get(code) {
+            return Ok(Some(h));
         }
+        let store = self.store.clone();
+        let owned = code.to_string();
+        let stored = tokio::task::spawn_blocking(move || store.load_room(&owned))
+            .await
+            .map_err(|e| RoomLoadError::Task(e.to_string()))??;
+        let Some(stored) = stored else { return Ok(None) };
+        let room = Room::recover(stored, self.store.clone(), self.config.clone())?;
+        // Another request may have loaded it meanwhile: then theirs is the room and ours is dropped
+        // before its actor ever starts.
+        let tracker = &self.tracker;
+        let registry = self.rooms.clone();
+        let (handle, started) = self.rooms.get_or_start(code, || room.spawn(tracker, registry));
+        if started {
+            metrics::counter!(m::ROOMS_LOADED).increment(1);
+            tracing::debug!(room = code, "room loaded from the store");
+        }
+        Ok(Some(handle))
     }
 
-    pub fn all_rooms(&self) -> Vec<RoomHandle> {
-        self.rooms
-            .lock()
-            .map(|r| r.values().cloned().collect())
-            .unwrap_or_default()
+    /// Starts a newly created room and registers it.
+    pub fn start_room(&self, code: &str, room: Room) -> RoomHandle {
+        let registry = self.rooms.clone();
+        self.rooms.get_or_start(code, || room.spawn(&self.tracker, registry)).0
     }
+}
+
+/// Why a stored room could not be brought back into memory.
+#[derive(Debug, thiserror::Error)]
+pub enum RoomLoadError {
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
+    #[error(transparent)]
+    Recovery(#[from] crate::room::RecoveryError),
+    #[error("loading task: {0}")]
+    Task(String),
 }

@@ -39,6 +39,10 @@ pub struct Config {
     /// bounds memory per connection and detects a client that stopped reading sooner.
     #[arg(long, env = "EVR_SOCKET_SEND_BUFFER")]
     pub socket_send_buffer: Option<usize>,
+    /// A room with no connection for this many seconds leaves memory; it is loaded again from the
+    /// store when someone comes back.
+    #[arg(long, env = "EVR_ROOM_IDLE_SECS", default_value_t = 600)]
+    pub room_idle_secs: u64,
     /// Tests only: every game uses this seed instead of one from the operating system, so that
     /// two matches can be compared. Never set it in production.
     #[arg(long, env = "EVR_TEST_FIXED_SEED", hide = true)]
@@ -51,6 +55,10 @@ pub struct Config {
 impl Config {
     pub fn computer_delay(&self) -> Duration {
         Duration::from_millis(self.computer_delay_ms)
+    }
+
+    pub fn room_idle(&self) -> Duration {
+        Duration::from_secs(self.room_idle_secs.max(1))
     }
 
     pub fn disconnect_grace(&self) -> Duration {
@@ -69,6 +77,7 @@ impl Config {
             outbound_queue: 256,
             socket_send_buffer: None,
             computer_delay_ms: 0,
+            room_idle_secs: 600,
             test_fixed_seed: None,
             log_json: false,
         }

@@ -116,8 +116,7 @@ pub async fn create_room(
             e.to_string(),
         )
     })?;
-    let handle = room.spawn(&app.tracker);
-    app.insert_room(code.clone(), handle);
+    app.start_room(&code, room);
     let origin = app.config.public_origin.trim_end_matches('/');
     let watch_url = (options.spectators == evr_protocol::SpectatorPolicy::AnyoneWithLink)
         .then(|| format!("{origin}/r/{code}/watch"));
@@ -145,7 +144,18 @@ pub async fn join_room(
     if !secrets::is_room_code(&code) {
         return Err(not_found());
     }
-    let handle = app.room(&code).ok_or_else(not_found)?;
+    let handle = app
+        .room(&code)
+        .await
+        .map_err(|e| {
+            tracing::error!(room = %code, error = %e, "cannot load the room");
+            ApiError(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                ErrorCode::StorageFailed,
+                "cannot load the room".into(),
+            )
+        })?
+        .ok_or_else(not_found)?;
     let (reply, answer) = oneshot::channel();
     handle
         .tx

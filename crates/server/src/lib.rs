@@ -29,7 +29,7 @@ pub use config::Config;
 pub use http::{CreatedRoom, JoinedRoom};
 
 use crate::app::App;
-use crate::room::{Command, Room};
+use crate::room::Command;
 use crate::store::SqliteStore;
 
 /// Why the server could not start or stopped with an error.
@@ -37,8 +37,6 @@ use crate::store::SqliteStore;
 pub enum ServerError {
     #[error(transparent)]
     Store(#[from] store::StoreError),
-    #[error(transparent)]
-    Recovery(#[from] room::RecoveryError),
     #[error("serving: {0}")]
     Io(#[from] std::io::Error),
 }
@@ -64,18 +62,10 @@ fn prometheus() -> PrometheusHandle {
 /// connections; on shutdown stops accepting, tells clients, flushes the store and returns.
 pub async fn run(listener: TcpListener, config: Config, shutdown: CancellationToken) -> Result<(), ServerError> {
     let config = Arc::new(config);
-    let (store, stored) = SqliteStore::open(&config.data_dir)?;
-    let store = Arc::new(store);
+    let store = Arc::new(SqliteStore::open(&config.data_dir)?);
     let app = Arc::new(App::new(config.clone(), store.clone(), prometheus()));
-    let mut recovered = 0usize;
-    for s in stored {
-        let room = Room::recover(s, store.clone(), config.clone())?;
-        let code = room.code().to_string();
-        let handle = room.spawn(&app.tracker);
-        app.insert_room(code, handle);
-        recovered += 1;
-    }
-    tracing::info!(addr = ?listener.local_addr().ok(), recovered, "serving");
+    // Stored rooms are not loaded here: each comes back into memory when someone connects to it.
+    tracing::info!(addr = ?listener.local_addr().ok(), "serving");
 
     let router = Router::new()
         .route("/api/rooms", post(http::create_room))
@@ -109,12 +99,10 @@ pub async fn run(listener: TcpListener, config: Config, shutdown: CancellationTo
         .await?;
 
     // Stop accepting is done; tell every room (and so every client), then wait for them.
-    for room in app.all_rooms() {
+    for room in app.rooms.all() {
         let _ = room.tx.send(Command::Shutdown).await;
     }
-    if let Ok(mut rooms) = app.rooms.lock() {
-        rooms.clear();
-    }
+    app.rooms.clear();
     app.tracker.close();
     if tokio::time::timeout(SHUTDOWN_GRACE, app.tracker.wait()).await.is_err() {
         tracing::warn!("some connections did not close in time");

@@ -1,6 +1,9 @@
 //! Names of the Prometheus metrics, in one place.
 
+/// Rooms in memory (loaded on first use, released when idle).
 pub const ROOMS: &str = "evr_rooms";
+pub const ROOMS_LOADED: &str = "evr_rooms_loaded_total";
+pub const ROOMS_RELEASED: &str = "evr_rooms_released_total";
 pub const CONNECTIONS: &str = "evr_connections";
 pub const ACTIONS: &str = "evr_actions_total";
 pub const ERRORS: &str = "evr_errors_total";

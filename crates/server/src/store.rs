@@ -73,7 +73,7 @@ pub trait Store: Send + Sync + 'static {
     fn submit(&self, op: WriteOp) -> oneshot::Receiver<Result<(), StoreError>>;
 }
 
-/// A room as stored, with every game and action, for recovery.
+/// A room as stored, with its current game and that game's actions, for recovery.
 #[derive(Clone, Debug)]
 pub struct StoredRoom {
     pub code: String,
@@ -81,7 +81,8 @@ pub struct StoredRoom {
     pub invite_hash: Vec<u8>,
     pub creator_hash: Vec<u8>,
     pub guest_hash: Option<Vec<u8>>,
-    pub games: Vec<StoredGame>,
+    /// The room's latest game (`None` only if the data is damaged: a room is stored with its first).
+    pub game: Option<StoredGame>,
 }
 
 #[derive(Clone, Debug)]
@@ -152,35 +153,42 @@ enum Job {
     Write(WriteOp, oneshot::Sender<Result<(), StoreError>>),
 }
 
-/// SQLite with one writer thread.
+/// SQLite with one writer thread, and one connection for loading rooms (WAL lets it read while the
+/// writer commits).
 pub struct SqliteStore {
     jobs: std::sync::Mutex<Option<mpsc::Sender<Job>>>,
     writer: std::sync::Mutex<Option<JoinHandle<()>>>,
+    reader: std::sync::Mutex<Connection>,
 }
 
 /// The most writes committed in one transaction.
 const MAX_BATCH: usize = 512;
 
 impl SqliteStore {
-    /// Opens (creating if needed) `data_dir/evr.sqlite3`, runs migrations, loads every room for
-    /// recovery and starts the writer thread.
-    pub fn open(data_dir: &Path) -> Result<(SqliteStore, Vec<StoredRoom>), StoreError> {
+    /// Opens (creating if needed) `data_dir/evr.sqlite3`, runs migrations and starts the writer
+    /// thread. Rooms are loaded one at a time, when they are first needed (`load_room`).
+    pub fn open(data_dir: &Path) -> Result<SqliteStore, StoreError> {
         std::fs::create_dir_all(data_dir).map_err(|e| StoreError::DataDir(data_dir.to_path_buf(), e))?;
         let path = data_dir.join("evr.sqlite3");
         let conn = open(&path)?;
-        let rooms = load_rooms(&conn)?;
+        let reader = open(&path)?;
         let (tx, rx) = mpsc::channel();
         let writer = std::thread::Builder::new()
             .name("evr-store-writer".into())
             .spawn(move || writer_loop(conn, rx))
             .map_err(|e| StoreError::DataDir(path, e))?;
-        Ok((
-            SqliteStore {
-                jobs: std::sync::Mutex::new(Some(tx)),
-                writer: std::sync::Mutex::new(Some(writer)),
-            },
-            rooms,
-        ))
+        Ok(SqliteStore {
+            jobs: std::sync::Mutex::new(Some(tx)),
+            writer: std::sync::Mutex::new(Some(writer)),
+            reader: std::sync::Mutex::new(reader),
+        })
+    }
+
+    /// Room `code` with its current game and that game's actions, as committed; `None` if there is
+    /// no such room. Blocking: call it off the async threads.
+    pub fn load_room(&self, code: &str) -> Result<Option<StoredRoom>, StoreError> {
+        let conn = self.reader.lock().map_err(|_| StoreError::Closed)?;
+        load_room(&conn, code)
     }
 
     /// Stops taking writes, commits what is queued and waits for the writer thread.
@@ -293,57 +301,60 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
     .map(|_| ())
 }
 
-fn load_rooms(conn: &Connection) -> Result<Vec<StoredRoom>, StoreError> {
-    let mut rooms = Vec::new();
-    let mut stmt =
-        conn.prepare("SELECT code, options, invite_hash, creator_hash, guest_hash FROM rooms ORDER BY code")?;
-    let rows = stmt.query_map([], |r| {
-        Ok(StoredRoom {
-            code: r.get(0)?,
-            options: r.get(1)?,
-            invite_hash: r.get(2)?,
-            creator_hash: r.get(3)?,
-            guest_hash: r.get(4)?,
-            games: Vec::new(),
-        })
-    })?;
-    for room in rows {
-        rooms.push(room?);
-    }
-    let mut games = conn.prepare(
-        "SELECT game_no, seed, creator_faction, start_seq, result FROM games WHERE room_code = ?1 ORDER BY game_no",
-    )?;
-    let mut actions = conn.prepare(
-        "SELECT seq, seat, action, action_id FROM actions WHERE room_code = ?1 AND game_no = ?2 ORDER BY seq",
-    )?;
-    for room in &mut rooms {
-        let list = games.query_map([&room.code], |r| {
-            Ok(StoredGame {
-                game_no: r.get(0)?,
-                seed: r.get(1)?,
-                creator_faction: r.get(2)?,
-                start_seq: r.get(3)?,
-                result: r.get(4)?,
-                actions: Vec::new(),
+fn load_room(conn: &Connection, code: &str) -> Result<Option<StoredRoom>, StoreError> {
+    let room = conn
+        .query_row(
+            "SELECT code, options, invite_hash, creator_hash, guest_hash FROM rooms WHERE code = ?1",
+            [code],
+            |r| {
+                Ok(StoredRoom {
+                    code: r.get(0)?,
+                    options: r.get(1)?,
+                    invite_hash: r.get(2)?,
+                    creator_hash: r.get(3)?,
+                    guest_hash: r.get(4)?,
+                    game: None,
+                })
+            },
+        )
+        .optional()?;
+    let Some(mut room) = room else { return Ok(None) };
+    // Only the current game matters: a rematch starts from its own seed.
+    let game = conn
+        .query_row(
+            "SELECT game_no, seed, creator_faction, start_seq, result FROM games WHERE room_code = ?1
+             ORDER BY game_no DESC LIMIT 1",
+            [code],
+            |r| {
+                Ok(StoredGame {
+                    game_no: r.get(0)?,
+                    seed: r.get(1)?,
+                    creator_faction: r.get(2)?,
+                    start_seq: r.get(3)?,
+                    result: r.get(4)?,
+                    actions: Vec::new(),
+                })
+            },
+        )
+        .optional()?;
+    if let Some(mut game) = game {
+        let mut actions = conn.prepare_cached(
+            "SELECT seq, seat, action, action_id FROM actions WHERE room_code = ?1 AND game_no = ?2 ORDER BY seq",
+        )?;
+        let rows = actions.query_map(params![code, game.game_no], |r| {
+            Ok(StoredAction {
+                seq: r.get(0)?,
+                seat: r.get(1)?,
+                action: r.get(2)?,
+                action_id: r.get(3)?,
             })
         })?;
-        for game in list {
-            let mut game = game?;
-            let acts = actions.query_map(params![room.code, game.game_no], |r| {
-                Ok(StoredAction {
-                    seq: r.get(0)?,
-                    seat: r.get(1)?,
-                    action: r.get(2)?,
-                    action_id: r.get(3)?,
-                })
-            })?;
-            for a in acts {
-                game.actions.push(a?);
-            }
-            room.games.push(game);
+        for a in rows {
+            game.actions.push(a?);
         }
+        room.game = Some(game);
     }
-    Ok(rooms)
+    Ok(Some(room))
 }
 
 /// Whether a room exists (used by tests).

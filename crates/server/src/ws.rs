@@ -172,9 +172,21 @@ async fn connection(socket: WebSocket, app: Arc<App>, code: String) {
                     reply(&error_msg(ErrorCode::VersionMismatch, m), &strong);
                     break;
                 }
-                let Some(handle) = secrets::is_room_code(&code).then(|| app.room(&code)).flatten() else {
-                    reply(&error_msg(ErrorCode::RoomNotFound, "no such room"), &strong);
-                    break;
+                let found = match secrets::is_room_code(&code) {
+                    true => app.room(&code).await,
+                    false => Ok(None),
+                };
+                let handle = match found {
+                    Ok(Some(handle)) => handle,
+                    Ok(None) => {
+                        reply(&error_msg(ErrorCode::RoomNotFound, "no such room"), &strong);
+                        break;
+                    }
+                    Err(e) => {
+                        tracing::error!(room = %code, error = %e, "cannot load the room");
+                        reply(&error_msg(ErrorCode::StorageFailed, "cannot load the room"), &strong);
+                        break;
+                    }
                 };
                 let Some(out) = strong.clone() else { break };
                 let (tx, rx) = oneshot::channel();

@@ -4,6 +4,7 @@
 
 mod computer;
 mod game_match;
+mod registry;
 mod routing;
 
 use std::collections::HashMap;
@@ -17,6 +18,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use self::computer::ComputerSeat;
 use self::game_match::{Match, Player};
+pub use self::registry::Registry;
 use crate::config::Config;
 use crate::metrics_names as m;
 use crate::secrets;
@@ -223,7 +225,7 @@ impl Room {
             reason,
         };
         let options: RoomOptions = serde_json::from_str(&stored.options).map_err(|e| fail(e.to_string()))?;
-        let last = stored.games.last().ok_or_else(|| fail("no game".into()))?;
+        let last = stored.game.as_ref().ok_or_else(|| fail("no game".into()))?;
         let creator_faction = parse_faction(&last.creator_faction).ok_or_else(|| fail("bad faction".into()))?;
         let mut game = new_game(&options, last.seed).map_err(&fail)?;
         let mut history = Vec::with_capacity(last.actions.len());
@@ -251,6 +253,13 @@ impl Room {
             )),
             (_, hash) => hash,
         };
+        // Nobody is connected to a room that was just loaded: a seated person's absence (and so the
+        // opponent's claim clock) counts from now. The computer is never away.
+        let now = Instant::now();
+        let away_since = [
+            Some(now),
+            guest_hash.as_ref().filter(|_| computer.is_none()).map(|_| now),
+        ];
         Ok(Room {
             code: stored.code,
             options,
@@ -268,7 +277,7 @@ impl Room {
             },
             seq,
             conns: HashMap::new(),
-            away_since: [None; 2],
+            away_since,
             store,
             computer,
             self_tx: None,
@@ -276,22 +285,38 @@ impl Room {
         })
     }
 
-    pub fn code(&self) -> &str {
-        &self.code
-    }
-
-    /// Starts the actor; returns its handle.
-    pub fn spawn(mut self, tracker: &tokio_util::task::TaskTracker) -> RoomHandle {
+    /// Starts the actor; returns its handle. The actor leaves `registry` (and memory) after
+    /// `config.room_idle()` without a connection.
+    pub fn spawn(mut self, tracker: &tokio_util::task::TaskTracker, registry: Arc<Registry>) -> RoomHandle {
         let (tx, rx) = mpsc::channel(256);
         self.self_tx = Some(tx.downgrade());
-        tracker.spawn(self.run(rx));
+        tracker.spawn(self.run(rx, registry));
         RoomHandle { tx }
     }
 
-    async fn run(mut self, mut rx: mpsc::Receiver<Command>) {
+    /// The next command; `None` when the room should stop: its mailbox closed, or it sat idle
+    /// with no connection and the registry let it go.
+    async fn next_command(&self, rx: &mut mpsc::Receiver<Command>, registry: &Registry) -> Option<Command> {
+        loop {
+            if !self.conns.is_empty() {
+                return rx.recv().await;
+            }
+            match tokio::time::timeout(self.config.room_idle(), rx.recv()).await {
+                Ok(cmd) => return cmd,
+                Err(_) if registry.release_if_unused(&self.code, rx) => {
+                    metrics::counter!(m::ROOMS_RELEASED).increment(1);
+                    tracing::debug!(room = %self.code, "idle room left memory");
+                    return None;
+                }
+                Err(_) => {} // someone still holds a handle: wait another period
+            }
+        }
+    }
+
+    async fn run(mut self, mut rx: mpsc::Receiver<Command>, registry: Arc<Registry>) {
         metrics::gauge!(m::ROOMS).increment(1.0);
         self.schedule_computer();
-        while let Some(cmd) = rx.recv().await {
+        while let Some(cmd) = self.next_command(&mut rx, &registry).await {
             match cmd {
                 Command::Connect {
                     conn,

@@ -8,5 +8,6 @@ mod computer;
 mod durability;
 mod games;
 mod hidden_info;
+mod memory;
 mod resume;
 mod rooms;

@@ -1,0 +1,115 @@
+//! Idle rooms leave memory and come back from the store exactly as they were.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use anyhow::{Result, anyhow, bail};
+use rand::{RngExt, SeedableRng};
+use serde_json::{Value, json};
+
+use crate::support::{self, Client, Seats};
+
+/// The value of a counter on `/metrics` (0 before it is first counted).
+async fn counter(addr: SocketAddr, name: &str) -> Result<f64> {
+    let (_, text) = support::http(addr, "GET", "/metrics", None).await?;
+    Ok(text
+        .lines()
+        .find_map(|l| l.strip_prefix(name).and_then(|rest| rest.trim().parse::<f64>().ok()))
+        .unwrap_or(0.0))
+}
+
+/// Plays `steps` random legal actions, one seat at a time; returns the last seq and both views.
+async fn play(a: &mut Client, b: &mut Client, wa: &Value, wb: &Value, steps: usize) -> Result<(u64, [Value; 2])> {
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(steps as u64);
+    let mut views = [wa["view"].clone(), wb["view"].clone()];
+    let mut seq = wa["seq"].as_u64().ok_or_else(|| anyhow!("welcome without seq"))?;
+    for step in 0..steps {
+        if !views[0]["outcome"].is_null() {
+            break;
+        }
+        let Some(i) = (0..2).find(|i| views[*i]["legal_actions"].as_array().is_some_and(|l| !l.is_empty())) else {
+            bail!("nobody can act at seq {seq}");
+        };
+        let legal = views[i]["legal_actions"].as_array().cloned().unwrap_or_default();
+        let action = legal[rng.random_range(0..legal.len())].clone();
+        let c = if i == 0 { &mut *a } else { &mut *b };
+        c.send(json!({"type": "action", "based_on": seq, "action_id": format!("m{seq}-{step}"), "action": action}))
+            .await?;
+        seq += 1;
+        for (k, client) in [&mut *a, &mut *b].into_iter().enumerate() {
+            loop {
+                let m = client.recv().await?;
+                if m["type"] == "update" && m["seq"].as_u64() == Some(seq) {
+                    views[k] = m["view"].clone();
+                    break;
+                }
+            }
+        }
+    }
+    Ok((seq, views))
+}
+
+async fn both(addr: SocketAddr, seats: &Seats, last: Option<u32>) -> Result<(Client, Value, Client, Value)> {
+    let (a, wa) = Client::hello(addr, &seats.code, Some(&seats.creator_token), last).await?;
+    let (b, wb) = Client::hello(addr, &seats.code, Some(&seats.guest_token), last).await?;
+    Ok((a, wa, b, wb))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_rooms_leave_memory_and_come_back_exactly() -> Result<()> {
+    let mut config = evr_server::Config::for_tests(support::temp_dir("idle"));
+    config.room_idle_secs = 1;
+    config.disconnect_grace_secs = 2;
+    let server = support::start_with(config).await?;
+    let addr = server.addr;
+    let released_before = counter(addr, "evr_rooms_released_total").await?;
+    let loaded_before = counter(addr, "evr_rooms_loaded_total").await?;
+
+    // Two rooms, played for a while, then everybody leaves.
+    let game = support::create_and_join(addr, "full").await?;
+    let (mut a, wa, mut b, wb) = both(addr, &game, None).await?;
+    let (seq, views) = play(&mut a, &mut b, &wa, &wb, 40).await?;
+    let claim = support::create_and_join(addr, "full").await?;
+    let (c, _, d, _) = both(addr, &claim, None).await?;
+    drop((a, b, c, d));
+
+    // Both rooms are released (no connection for a second), not earlier than that.
+    let mut waited = Duration::ZERO;
+    while counter(addr, "evr_rooms_released_total").await? < released_before + 2.0 {
+        if waited > Duration::from_secs(15) {
+            bail!("the idle rooms were not released");
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        waited += Duration::from_millis(100);
+    }
+    assert!(
+        waited >= Duration::from_millis(500),
+        "released after {waited:?}, before the idle time"
+    );
+
+    // Coming back loads the room from the store: same seq, same views, and it plays to the end.
+    let (mut a, wa, mut b, wb) = both(addr, &game, Some(seq as u32)).await?;
+    assert_eq!(wa["seq"].as_u64(), Some(seq));
+    assert_eq!(wa["view"], views[0], "the creator's view is exactly as it was");
+    assert_eq!(wb["view"], views[1], "the guest's view is exactly as it was");
+    assert!(counter(addr, "evr_rooms_loaded_total").await? >= loaded_before + 1.0);
+    let (_, end) = play(&mut a, &mut b, &wa, &wb, 5000).await?;
+    assert!(!end[0]["outcome"].is_null(), "the reloaded game finished");
+
+    // In the other room only the guest comes back: the creator counts as away since the room was
+    // loaded, so after the grace period the guest may claim the win.
+    let (mut d, wd) = Client::hello(addr, &claim.code, Some(&claim.guest_token), None).await?;
+    let creator_index = if claim.creator == "rebel" { 0 } else { 1 };
+    assert!(
+        wd["presence"]["seats"][creator_index]["claim_in_seconds"]
+            .as_u64()
+            .is_some(),
+        "the absent creator has a claim clock: {}",
+        wd["presence"]
+    );
+    tokio::time::sleep(Duration::from_millis(2300)).await;
+    d.send(json!({"type": "claim_win"})).await?;
+    let room = d.recv_type("room").await?;
+    assert_eq!(room["room"]["forfeit_winner"], claim.guest);
+    server.stop().await
+}
