@@ -13,7 +13,8 @@ say() { echo "[e2e run.sh] $*"; }
 # Debian's chromium, and CJK fonts so the Chinese and Japanese screenshots show text, not boxes
 MISSING=()
 [ -x "$CHROMIUM_PATH" ] || MISSING+=(chromium)
-fc-list 2>/dev/null | grep -q "Noto Sans CJK" || MISSING+=(fonts-noto-cjk)
+# (no grep -q: it would stop reading, fc-list would die of SIGPIPE and pipefail would report a miss)
+fc-list 2>/dev/null | grep "Noto Sans CJK" >/dev/null || MISSING+=(fonts-noto-cjk)
 if [ "${#MISSING[@]}" -gt 0 ]; then
   say "installing ${MISSING[*]} (apt-get)"
   SUDO=""; [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null && SUDO="sudo"
