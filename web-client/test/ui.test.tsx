@@ -206,7 +206,7 @@ describe("UI", () => {
     inspected.value = null;
     const v = makeView({ legal_actions: [{ type: "pass" }] });
     v.imperial.play_area = [{ card: "Darth Vader", ready: false, value: 1 }];
-    act(() => render(<><Table store={storeWith(v)} /><CardDetail /></>, root));
+    act(() => render(<><Table store={storeWith(v)} /><CardDetail view={v} /></>, root));
     const card = root.querySelector<HTMLElement>('.card[role="button"]')!;
     expect(card.getAttribute("tabindex")).toBe("0");
     expect(root.querySelector("aside.card-detail")).toBeNull();

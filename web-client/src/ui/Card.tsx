@@ -55,7 +55,7 @@ export function CardFace(props: {
     props.compact ? "compact" : "",
   ].join(" ");
   const inspectable = props.inspectable ?? true;
-  const shown = { name: props.name, owner: props.owner, ready: props.ready, value: props.value };
+  const shown = { name: props.name, owner: props.owner };
   const cur = inspected.value;
   const open = cur?.pinned === true && cur.name === props.name && cur.owner === props.owner;
   const face = (

@@ -2,16 +2,14 @@ import { signal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import { cardInfo, powerKey } from "../data/cards";
 import { cardName, colon, lang, powerText, sideName, t } from "../i18n";
-import type { Faction } from "../net/protocol";
+import type { Faction, View } from "../net/protocol";
 
 /** The card being inspected. `pinned`: opened by a tap or click, stays until closed; otherwise it
- *  follows the pointer or the keyboard focus and hides when they leave. */
+ *  follows the pointer or the keyboard focus and hides when they leave. Its state in play is read
+ *  from the current view when shown, so a pinned card never shows a stale state. */
 export interface Inspected {
   name: string;
   owner: Faction;
-  /** in play: its state and current value */
-  ready?: boolean;
-  value?: number;
   pinned: boolean;
 }
 
@@ -23,8 +21,8 @@ const same = (a: Shown, b: Shown) => a.name === b.name && a.owner === b.owner;
 
 function show(card: Shown) {
   const cur = inspected.value;
-  if (cur?.pinned && !same(cur, card)) return; // a pinned card stays until it is closed
-  if (!cur || !same(cur, card) || cur.ready !== card.ready || cur.value !== card.value) inspected.value = { ...card, pinned: cur?.pinned ?? false };
+  if (cur && (cur.pinned || same(cur, card))) return; // a pinned card stays until it is closed
+  inspected.value = { name: card.name, owner: card.owner, pinned: false };
 }
 
 function hide(card: Shown) {
@@ -35,7 +33,7 @@ function hide(card: Shown) {
 /** A tap or click: pin the card's details, or close them when they are already pinned. */
 function toggle(card: Shown) {
   const cur = inspected.value;
-  inspected.value = cur?.pinned && same(cur, card) ? null : { ...card, pinned: true };
+  inspected.value = cur?.pinned && same(cur, card) ? null : { name: card.name, owner: card.owner, pinned: true };
 }
 
 /** Event handlers that make an element show `card`'s details on hover and focus. With `tap`, a
@@ -52,7 +50,7 @@ export function inspectHandlers(card: Shown, tap: boolean) {
 
 /** The details of the inspected card: full name (and the printed English one), kind, both values,
  *  its state in play and the whole power text, which the small card faces cut short or hide. */
-export function CardDetail() {
+export function CardDetail({ view }: { view: View | null }) {
   const c = inspected.value;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -65,6 +63,7 @@ export function CardDetail() {
   const info = cardInfo(c.name);
   const local = cardName(c.name);
   const kind = info.kind === "character" ? t("card.character") : t(`kind.${info.kind}`);
+  const inPlay = view?.[c.owner].play_area.find((p) => p.card === c.name);
   return (
     <aside class={"card-detail " + c.owner + (c.pinned ? " pinned" : "")} aria-label={t("detail.title")} aria-live="polite">
       <h2>
@@ -75,10 +74,10 @@ export function CardDetail() {
         {sideName(c.owner)} · {kind}
       </p>
       <p>{t("detail.values", { ready: info.ready, exhausted: info.exhausted })}</p>
-      {c.ready !== undefined && (
+      {inPlay && (
         <p>
-          <span class={"state " + (c.ready ? "is-ready" : "is-exhausted")}>{c.ready ? t("card.ready") : t("card.exhausted")}</span>{" "}
-          {t("detail.now")}{colon()}{c.value ?? (c.ready ? info.ready : info.exhausted)}
+          <span class={"state " + (inPlay.ready ? "is-ready" : "is-exhausted")}>{inPlay.ready ? t("card.ready") : t("card.exhausted")}</span>{" "}
+          {t("detail.now")}{colon()}{inPlay.value}
         </p>
       )}
       <p class="power-full">

@@ -136,7 +136,7 @@ function Room({ code, store }: { code: string; store: GameStore }) {
         <ErrorToast store={store} />
         {view && <LogDrawer store={store} />}
         <Reference />
-        <CardDetail />
+        <CardDetail view={view} />
       </main>
     </div>
   );
