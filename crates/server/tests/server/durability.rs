@@ -7,8 +7,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use anyhow::{Result, anyhow, bail};
-use rand::{RngExt, SeedableRng};
+use anyhow::{Result, bail};
 use serde_json::{Value, json};
 
 use crate::support::{self, Client, Seats};
@@ -38,45 +37,6 @@ async fn spawn_server(port: u16, data_dir: &Path) -> Result<Child> {
     bail!("the server did not start")
 }
 
-/// Plays `steps` random legal actions for whichever seat can act; returns the last acknowledged
-/// seq and each seat's last view.
-async fn play_some(
-    a: &mut Client,
-    b: &mut Client,
-    wa: Value,
-    wb: Value,
-    steps: usize,
-    seed: u64,
-) -> Result<(u64, [Value; 2])> {
-    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
-    let mut views = [wa["view"].clone(), wb["view"].clone()];
-    let mut seq = wa["seq"].as_u64().unwrap_or(0).max(wb["seq"].as_u64().unwrap_or(0));
-    let mut acked = seq;
-    for step in 0..steps {
-        let Some(i) = (0..2).find(|i| views[*i]["legal_actions"].as_array().is_some_and(|l| !l.is_empty())) else {
-            break;
-        };
-        let legal = views[i]["legal_actions"].as_array().cloned().unwrap_or_default();
-        let action = legal[rng.random_range(0..legal.len())].clone();
-        let c = if i == 0 { &mut *a } else { &mut *b };
-        c.send(json!({"type": "action", "based_on": seq, "action_id": format!("s{seed}-{step}"), "action": action}))
-            .await?;
-        let ack = c.recv_type("ack").await?;
-        acked = ack["seq"].as_u64().ok_or_else(|| anyhow!("ack without seq"))?;
-        seq = acked;
-        for (k, client) in [&mut *a, &mut *b].into_iter().enumerate() {
-            loop {
-                let m = client.recv().await?;
-                if m["type"] == "update" && m["seq"].as_u64() == Some(seq) {
-                    views[k] = m["view"].clone();
-                    break;
-                }
-            }
-        }
-    }
-    Ok((acked, views))
-}
-
 async fn seat_clients(addr: SocketAddr, seats: &Seats, last: Option<u32>) -> Result<(Client, Value, Client, Value)> {
     let (a, wa) = Client::hello(addr, &seats.code, Some(&seats.creator_token), last).await?;
     let (b, wb) = Client::hello(addr, &seats.code, Some(&seats.guest_token), last).await?;
@@ -94,7 +54,7 @@ async fn a_killed_server_resumes_every_game_where_it_was() -> Result<()> {
     for g in 0..4u64 {
         let seats = support::create_and_join(addr, "full").await?;
         let (mut a, wa, mut b, wb) = seat_clients(addr, &seats, None).await?;
-        let (acked, views) = play_some(&mut a, &mut b, wa, wb, 25 + 10 * g as usize, g).await?;
+        let (acked, views) = support::play_random(&mut a, &mut b, &wa, &wb, 25 + 10 * g as usize, g).await?;
         rooms.push((seats, acked, views));
     }
     // In flight at the moment of the kill: an action sent without waiting.
@@ -133,7 +93,7 @@ async fn a_killed_server_resumes_every_game_where_it_was() -> Result<()> {
             );
         }
         // And the game goes on to its end.
-        let (_, end) = play_some(&mut a, &mut b, wa, wb, 5000, 100 + g as u64).await?;
+        let (_, end) = support::play_random(&mut a, &mut b, &wa, &wb, 5000, 100 + g as u64).await?;
         assert!(
             !end[0]["outcome"].is_null(),
             "room {g}: the game finished after the restart"

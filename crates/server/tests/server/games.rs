@@ -55,8 +55,11 @@ async fn watch_until_over(mut c: Client) -> Result<Client> {
     }
 }
 
-/// `(seed, [(seq, seat, action)])` of the room's first game, from the database.
-fn stored_game(data_dir: &std::path::Path, code: &str) -> Result<(u64, Vec<(u64, Faction, Action)>)> {
+/// The actions of a stored game: `(seq, seat, action)`.
+type StoredActions = Vec<(u64, Faction, Action)>;
+
+/// `(seed, actions)` of the room's first game, from the database.
+fn stored_game(data_dir: &std::path::Path, code: &str) -> Result<(u64, StoredActions)> {
     let conn = rusqlite::Connection::open(data_dir.join("evr.sqlite3"))?;
     let seed: i64 = conn.query_row(
         "SELECT seed FROM games WHERE room_code = ?1 AND game_no = 1",

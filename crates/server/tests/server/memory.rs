@@ -3,8 +3,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use anyhow::{Result, anyhow, bail};
-use rand::{RngExt, SeedableRng};
+use anyhow::{Result, bail};
 use serde_json::{Value, json};
 
 use crate::support::{self, Client, Seats};
@@ -16,37 +15,6 @@ async fn counter(addr: SocketAddr, name: &str) -> Result<f64> {
         .lines()
         .find_map(|l| l.strip_prefix(name).and_then(|rest| rest.trim().parse::<f64>().ok()))
         .unwrap_or(0.0))
-}
-
-/// Plays `steps` random legal actions, one seat at a time; returns the last seq and both views.
-async fn play(a: &mut Client, b: &mut Client, wa: &Value, wb: &Value, steps: usize) -> Result<(u64, [Value; 2])> {
-    let mut rng = rand::rngs::SmallRng::seed_from_u64(steps as u64);
-    let mut views = [wa["view"].clone(), wb["view"].clone()];
-    let mut seq = wa["seq"].as_u64().ok_or_else(|| anyhow!("welcome without seq"))?;
-    for step in 0..steps {
-        if !views[0]["outcome"].is_null() {
-            break;
-        }
-        let Some(i) = (0..2).find(|i| views[*i]["legal_actions"].as_array().is_some_and(|l| !l.is_empty())) else {
-            bail!("nobody can act at seq {seq}");
-        };
-        let legal = views[i]["legal_actions"].as_array().cloned().unwrap_or_default();
-        let action = legal[rng.random_range(0..legal.len())].clone();
-        let c = if i == 0 { &mut *a } else { &mut *b };
-        c.send(json!({"type": "action", "based_on": seq, "action_id": format!("m{seq}-{step}"), "action": action}))
-            .await?;
-        seq += 1;
-        for (k, client) in [&mut *a, &mut *b].into_iter().enumerate() {
-            loop {
-                let m = client.recv().await?;
-                if m["type"] == "update" && m["seq"].as_u64() == Some(seq) {
-                    views[k] = m["view"].clone();
-                    break;
-                }
-            }
-        }
-    }
-    Ok((seq, views))
 }
 
 async fn both(addr: SocketAddr, seats: &Seats, last: Option<u32>) -> Result<(Client, Value, Client, Value)> {
@@ -68,7 +36,7 @@ async fn idle_rooms_leave_memory_and_come_back_exactly() -> Result<()> {
     // Two rooms, played for a while, then everybody leaves.
     let game = support::create_and_join(addr, "full").await?;
     let (mut a, wa, mut b, wb) = both(addr, &game, None).await?;
-    let (seq, views) = play(&mut a, &mut b, &wa, &wb, 40).await?;
+    let (seq, views) = support::play_random(&mut a, &mut b, &wa, &wb, 40, 1).await?;
     let claim = support::create_and_join(addr, "full").await?;
     let (c, _, d, _) = both(addr, &claim, None).await?;
     drop((a, b, c, d));
@@ -93,7 +61,7 @@ async fn idle_rooms_leave_memory_and_come_back_exactly() -> Result<()> {
     assert_eq!(wa["view"], views[0], "the creator's view is exactly as it was");
     assert_eq!(wb["view"], views[1], "the guest's view is exactly as it was");
     assert!(counter(addr, "evr_rooms_loaded_total").await? >= loaded_before + 1.0);
-    let (_, end) = play(&mut a, &mut b, &wa, &wb, 5000).await?;
+    let (_, end) = support::play_random(&mut a, &mut b, &wa, &wb, 5000, 2).await?;
     assert!(!end[0]["outcome"].is_null(), "the reloaded game finished");
 
     // In the other room only the guest comes back: the creator counts as away since the room was

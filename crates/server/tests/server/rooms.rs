@@ -1,53 +1,9 @@
 //! Room life: rematch with swapped sides, spectators staying, creation limits and metrics.
 
-use anyhow::{Result, bail};
-use rand::{RngExt, SeedableRng};
-use serde_json::{Value, json};
+use anyhow::Result;
+use serde_json::json;
 
 use crate::support::{self, Client};
-
-/// Plays random legal actions with both seats (one at a time) until the game is over.
-async fn finish_game(
-    a: &mut Client,
-    b: &mut Client,
-    mut va: Value,
-    mut vb: Value,
-    mut seq: u64,
-) -> Result<(Value, Value, u64)> {
-    let mut rng = rand::rngs::SmallRng::seed_from_u64(seq);
-    let mut n = 0;
-    while va["outcome"].is_null() {
-        n += 1;
-        let (actor, view) = if va["legal_actions"].as_array().is_some_and(|l| !l.is_empty()) {
-            (0, &va)
-        } else {
-            (1, &vb)
-        };
-        let legal = view["legal_actions"].as_array().cloned().unwrap_or_default();
-        if legal.is_empty() {
-            bail!("nobody can act");
-        }
-        let action = legal[rng.random_range(0..legal.len())].clone();
-        let c = if actor == 0 { &mut *a } else { &mut *b };
-        c.send(json!({"type": "action", "based_on": seq, "action_id": format!("r{n}"), "action": action}))
-            .await?;
-        seq += 1;
-        for (k, c) in [&mut *a, &mut *b].into_iter().enumerate() {
-            loop {
-                let m = c.recv().await?;
-                if m["type"] == "update" && m["seq"].as_u64() == Some(seq) {
-                    if k == 0 {
-                        va = m["view"].clone()
-                    } else {
-                        vb = m["view"].clone()
-                    }
-                    break;
-                }
-            }
-        }
-    }
-    Ok((va, vb, seq))
-}
 
 #[tokio::test]
 async fn a_rematch_needs_both_players_and_swaps_sides_while_spectators_stay() -> Result<()> {
@@ -60,8 +16,8 @@ async fn a_rematch_needs_both_players_and_swaps_sides_while_spectators_stay() ->
     a.send(json!({"type": "rematch"})).await?;
     assert_eq!(a.recv_type("error").await?["code"], "game_not_over");
 
-    let seq = wa["seq"].as_u64().unwrap_or(0);
-    finish_game(&mut a, &mut b, wa["view"].clone(), wb["view"].clone(), seq).await?;
+    let (_, end) = support::play_random(&mut a, &mut b, &wa, &wb, 5000, 53).await?;
+    assert!(!end[0]["outcome"].is_null(), "the first game finished");
     a.send(json!({"type": "rematch"})).await?;
     let asked = b.recv_type("room").await?;
     let creator_index = if seats.creator == "rebel" { 0 } else { 1 };
@@ -152,9 +108,9 @@ async fn a_client_that_does_not_read_is_dropped_and_never_slows_the_room() -> Re
 
     let (mut a, wa) = Client::hello(server.addr, &seats.code, Some(&seats.creator_token), None).await?;
     let (mut b, wb) = Client::hello(server.addr, &seats.code, Some(&seats.guest_token), None).await?;
-    let seq = wa["seq"].as_u64().unwrap_or(0);
     let started = std::time::Instant::now();
-    finish_game(&mut a, &mut b, wa["view"].clone(), wb["view"].clone(), seq).await?;
+    let (_, end) = support::play_random(&mut a, &mut b, &wa, &wb, 5000, 134).await?;
+    assert!(!end[0]["outcome"].is_null(), "the game finished");
     assert!(
         started.elapsed() < std::time::Duration::from_secs(60),
         "the game was slowed down"

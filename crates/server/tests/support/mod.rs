@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
 use futures_util::{SinkExt, StreamExt};
+use rand::{RngExt, SeedableRng};
 use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -229,4 +230,45 @@ impl Client {
             }
         }
     }
+}
+
+/// Plays up to `steps` seeded random legal actions with two seated clients, one action at a time
+/// (whoever can act), stopping when the game is over. Each action waits for its `ack` and for both
+/// seats' `update` of it. `wa` and `wb` are the seats' welcomes. Returns the last seq and both views.
+pub async fn play_random(
+    a: &mut Client,
+    b: &mut Client,
+    wa: &Value,
+    wb: &Value,
+    steps: usize,
+    seed: u64,
+) -> Result<(u64, [Value; 2])> {
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    let mut views = [wa["view"].clone(), wb["view"].clone()];
+    let mut seq = wa["seq"].as_u64().unwrap_or(0).max(wb["seq"].as_u64().unwrap_or(0));
+    for step in 0..steps {
+        if !views[0]["outcome"].is_null() {
+            break;
+        }
+        let Some(i) = (0..2).find(|i| views[*i]["legal_actions"].as_array().is_some_and(|l| !l.is_empty())) else {
+            bail!("nobody can act at seq {seq}");
+        };
+        let legal = views[i]["legal_actions"].as_array().cloned().unwrap_or_default();
+        let action = legal[rng.random_range(0..legal.len())].clone();
+        let c = if i == 0 { &mut *a } else { &mut *b };
+        c.send(json!({"type": "action", "based_on": seq, "action_id": format!("p{seed}-{step}"), "action": action}))
+            .await?;
+        let ack = c.recv_type("ack").await?;
+        seq = ack["seq"].as_u64().ok_or_else(|| anyhow!("ack without seq"))?;
+        for (k, client) in [&mut *a, &mut *b].into_iter().enumerate() {
+            loop {
+                let m = client.recv().await?;
+                if m["type"] == "update" && m["seq"].as_u64() == Some(seq) {
+                    views[k] = m["view"].clone();
+                    break;
+                }
+            }
+        }
+    }
+    Ok((seq, views))
 }
