@@ -21,91 +21,16 @@ use evr_rules::log::Zone;
 use evr_rules::view::StrategySlot;
 use evr_rules::{
     Action, Card, CardMask, CardRef, CardSet, Choice, Destination, EventCard, Faction, Game, LogEntry, Mode,
-    PendingStep, PhaseName, Setup, SideSetup, Start, Strategy, StrategySet, View, Viewer, catalog,
+    PendingStep, PhaseName, Strategy, View, Viewer, catalog,
 };
 use rand::rngs::ChaCha8Rng;
-use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use serde_json::Value;
 
-// ----- game sources (as in properties.rs) -----
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    Full,
-    Tutorial,
-    Setup,
-}
-
-const EFFECT_EVENTS: [&str; 10] = [
-    "Balance of the Force",
-    "Create a Diversion",
-    "Display of Power",
-    "Fall of a Hero",
-    "Negotiate with the Hutts",
-    "Locate the Rebel Base",
-    "Occupation of Cloud City",
-    "Rebel Uprising",
-    "Ultimate Power in the Universe",
-    "Duel on Cloud City",
-];
-
-fn random_setup(seed: u64) -> Setup {
-    let cat = catalog().unwrap();
-    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0x0BAD_CAFE);
-    let mut top: Vec<EventCard> = EFFECT_EVENTS.iter().map(|n| cat.event_by_name(n).unwrap()).collect();
-    top.shuffle(&mut rng);
-    top.truncate(rng.random_range(1..=7));
-    let located = rng.random_range(0..3usize);
-    let side = |rng: &mut ChaCha8Rng, f: Faction| {
-        let mut s: Vec<Strategy> = Strategy::ALL.to_vec();
-        s.shuffle(rng);
-        SideSetup {
-            influence: Some(rng.random_range(0..5)),
-            used_strategies: Some(StrategySet::of(s.into_iter().take(rng.random_range(0..=3)))),
-            vp: Some(rng.random_range(0..=4)),
-            infiltrated: rng.random_bool(0.4),
-            diversion: rng.random_bool(0.3),
-            located: located == f.index(),
-            ..SideSetup::default()
-        }
-    };
-    Setup {
-        mode: Mode::Full,
-        seed,
-        start: Start::Planning,
-        round: Some(rng.random_range(1..4)),
-        event_deck: top,
-        balance: None,
-        rebel: side(&mut rng, Faction::Rebel),
-        imperial: side(&mut rng, Faction::Imperial),
-    }
-}
-
-fn new_game(kind: Kind, seed: u64) -> Option<Game> {
-    match kind {
-        Kind::Full => Some(Game::new(Mode::Full, seed).unwrap()),
-        Kind::Tutorial => Some(Game::new(Mode::Tutorial, seed).unwrap()),
-        Kind::Setup => Game::from_setup(&random_setup(seed)).ok(),
-    }
-}
+mod common;
+use common::{Kind, all_cards, any_ref, new_game};
 
 // ----- random actions (for the verdict checks) -----
-
-fn all_cards() -> Vec<Card> {
-    Card::basics()
-        .chain(Card::characters_of(Faction::Rebel))
-        .chain(Card::characters_of(Faction::Imperial))
-        .collect()
-}
-
-fn any_ref(rng: &mut ChaCha8Rng) -> CardRef {
-    let all = all_cards();
-    CardRef::new(
-        Faction::BOTH[rng.random_range(0..2usize)],
-        all[rng.random_range(0..all.len())],
-    )
-}
 
 /// A random action of any variant, or a near miss of a listed one.
 fn probe_action(rng: &mut ChaCha8Rng, listed: &[Action]) -> Action {

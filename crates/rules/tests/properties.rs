@@ -11,8 +11,7 @@ use std::collections::BTreeMap;
 use evr_rules::view::StrategySlot;
 use evr_rules::{
     Action, Card, CardMask, CardRef, CardSet, Choice, Destination, Event, EventCard, EventOrder, Faction, Game, Mode,
-    OutcomeReason, PhaseName, ROUND_LIMIT, STRUGGLE_ACTION_LIMIT, Setup, SideSetup, Start, Strategy, StrategySet,
-    VP_TO_WIN, View, Viewer, catalog,
+    OutcomeReason, PhaseName, ROUND_LIMIT, STRUGGLE_ACTION_LIMIT, Strategy, VP_TO_WIN, View, Viewer, catalog,
 };
 use proptest::prelude::{Just, ProptestConfig, any, prop, prop_assert, prop_oneof, proptest};
 use proptest::strategy::Strategy as Gen;
@@ -23,105 +22,14 @@ use rand::{RngExt, SeedableRng};
 /// The suite runs in release; an unoptimized `cargo test` plays this many times fewer games.
 const SCALE: u64 = if cfg!(debug_assertions) { 8 } else { 1 };
 
+mod common;
+use common::{Kind, all_cards, any_card, any_faction, any_ref, new_game};
+
 /// Every game ends well before this many actions: the round limit times a struggle at its
 /// action limit plus Planning and Dominance.
 const MAX_ACTIONS: usize = (ROUND_LIMIT as usize) * (STRUGGLE_ACTION_LIMIT as usize + 40) + 100;
 
-// ----- game sources -----
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    Full,
-    Tutorial,
-    /// A random explicit setup starting at Planning, with effect events on top and modifiers.
-    Setup,
-}
-
-fn event_named(name: &str) -> EventCard {
-    catalog().unwrap().event_by_name(name).unwrap()
-}
-
-/// Events whose effects need choices or set modifiers: put on top of random setups.
-const EFFECT_EVENTS: [&str; 11] = [
-    "Balance of the Force",
-    "Create a Diversion",
-    "Display of Power",
-    "Fall of a Hero",
-    "Negotiate with the Hutts",
-    "Locate the Rebel Base",
-    "Occupation of Cloud City",
-    "Rebel Uprising",
-    "Ultimate Power in the Universe",
-    "Acquire the Death Star Plans",
-    "Duel on Cloud City",
-];
-
-fn random_setup(seed: u64) -> Setup {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed ^ 0xA5A5_5A5A);
-    let mut top: Vec<EventCard> = EFFECT_EVENTS.iter().map(|n| event_named(n)).collect();
-    top.shuffle(&mut rng);
-    top.truncate(rng.random_range(0..=6));
-    let located = rng.random_range(0..3usize);
-    let side = |rng: &mut ChaCha8Rng, f: Faction| {
-        let used = if rng.random_bool(0.5) {
-            let mut s: Vec<Strategy> = Strategy::ALL.to_vec();
-            s.shuffle(rng);
-            Some(StrategySet::of(s.into_iter().take(rng.random_range(0..=4))))
-        } else {
-            None
-        };
-        SideSetup {
-            influence: Some(rng.random_range(0..6)),
-            used_strategies: used,
-            vp: Some(rng.random_range(0..=5)),
-            infiltrated: rng.random_bool(0.3),
-            diversion: rng.random_bool(0.3),
-            located: located == f.index(),
-            ..SideSetup::default()
-        }
-    };
-    Setup {
-        mode: Mode::Full,
-        seed,
-        start: Start::Planning,
-        round: Some(rng.random_range(1..5)),
-        event_deck: top,
-        balance: None,
-        rebel: side(&mut rng, Faction::Rebel),
-        imperial: side(&mut rng, Faction::Imperial),
-    }
-}
-
-/// The game of `kind` and `seed`; `None` when a random setup happens to be invalid.
-fn new_game(kind: Kind, seed: u64) -> Option<Game> {
-    match kind {
-        Kind::Full => Some(Game::new(Mode::Full, seed).unwrap()),
-        Kind::Tutorial => Some(Game::new(Mode::Tutorial, seed).unwrap()),
-        Kind::Setup => Game::from_setup(&random_setup(seed)).ok(),
-    }
-}
-
 // ----- random (mostly unlisted) actions -----
-
-fn all_cards() -> Vec<Card> {
-    Card::basics()
-        .chain(Card::characters_of(Faction::Rebel))
-        .chain(Card::characters_of(Faction::Imperial))
-        .collect()
-}
-
-fn any_faction(rng: &mut ChaCha8Rng) -> Faction {
-    Faction::BOTH[rng.random_range(0..2usize)]
-}
-
-fn any_card(rng: &mut ChaCha8Rng) -> Card {
-    let all = all_cards();
-    all[rng.random_range(0..all.len())]
-}
-
-fn any_ref(rng: &mut ChaCha8Rng) -> CardRef {
-    CardRef::new(any_faction(rng), any_card(rng))
-}
 
 fn any_strategy(rng: &mut ChaCha8Rng) -> Strategy {
     Strategy::ALL[rng.random_range(0..5usize)]
