@@ -1139,6 +1139,17 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     await B.page.waitForFunction(() => document.querySelector("#over-h")?.textContent === "Game over");
     log("language: ja → zh-Hant (遊戲結束) → en (Game over) on the game-over page");
 
+    // the Rules button opens the rules and card reference (its events table is wider than a phone:
+    // it must scroll in its own box; the page audit checks the overflow on this render too)
+    await B.page.tap("header.topbar .rules-link");
+    await B.page.waitForFunction(() => document.querySelector("details#reference")?.open === true);
+    await B.page.waitForTimeout(100);
+    const rulesWidth = await B.page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(rulesWidth <= 375 + 1, `the open rules drawer fits the 375 px phone (scrollWidth ${rulesWidth})`);
+    await shot(B.page, "12-rules-phone", { fullPage: false });
+    await B.page.tap("details#reference > summary");
+    await B.page.waitForFunction(() => document.querySelector("details#reference")?.open === false);
+
     // spectator oracle
     await S.page.evaluate(() => window.__evr.check("final"));
     const spy = await S.page.evaluate(() => {

@@ -45,32 +45,34 @@ export function Reference() {
         ))}
       </dl>
       <h3>{t("ref.events")}</h3>
-      <table class="reveal ref-events">
-        <thead>
-          <tr>
-            <th scope="col">{t("event.title")}</th>
-            <th scope="col">{t("event.capacity", { n: "" }).trim()}</th>
-            <th scope="col">{t("event.objective")}</th>
-            <th scope="col">{t("table.vp")}</th>
-            <th scope="col">{t("table.influence")}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {EVENT_INFO.map((e) => (
-            <tr key={e.name}>
-              <th scope="row">
-                {eventName(e.name)}
-                {lang.value !== "en" && <span class="muted small" lang="en"> {e.name}</span>}
-                {e.effect !== "none" && <div class="small muted">{effectText(e.effect)}</div>}
-              </th>
-              <td>{e.capacity}</td>
-              <td>{e.objective}</td>
-              <td>{e.vp}</td>
-              <td>{e.influence}</td>
+      <div class="table-scroll">
+        <table class="reveal ref-events">
+          <thead>
+            <tr>
+              <th scope="col">{t("event.title")}</th>
+              <th scope="col">{t("event.capacity", { n: "" }).trim()}</th>
+              <th scope="col">{t("event.objective")}</th>
+              <th scope="col">{t("table.vp")}</th>
+              <th scope="col">{t("table.influence")}</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {EVENT_INFO.map((e) => (
+              <tr key={e.name}>
+                <th scope="row">
+                  {eventName(e.name)}
+                  {lang.value !== "en" && <span class="muted small" lang="en"> {e.name}</span>}
+                  {e.effect !== "none" && <div class="small muted">{effectText(e.effect)}</div>}
+                </th>
+                <td>{e.capacity}</td>
+                <td>{e.objective}</td>
+                <td>{e.vp}</td>
+                <td>{e.influence}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </details>
   );
 }
