@@ -1,6 +1,9 @@
 //! The bot's contract: a legal action for every view, determinism for a seed and an iteration
 //! budget, and strength against random play on small seeded samples.
 
+// Test code: a failed unwrap is a failed test, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use evr_bot::{Bot, BotConfig, Level};
 use evr_rules::{Faction, Game, Mode, PhaseName, View, Viewer};
 use rand::rngs::ChaCha20Rng;

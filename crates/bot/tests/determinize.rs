@@ -1,6 +1,9 @@
 //! `Game::sample_from_view` rebuilds a game the seat cannot tell from the real one: its view is
 //! byte-identical (serde_json) and so are its legal actions, at every point of random games.
 
+// Test code: a failed unwrap is a failed test, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use evr_rules::{Faction, Game, Mode, Viewer};
 use rand::rngs::ChaCha20Rng;
 use rand::{RngExt, SeedableRng};

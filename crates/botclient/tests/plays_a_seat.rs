@@ -1,6 +1,9 @@
 //! The bot client joins a real server with an invite link and plays its seat to the end against a
 //! person-like client choosing random legal actions.
 
+// Test code: a failed unwrap is a failed test, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use anyhow::{Result, anyhow, bail};
 use evr_bot::{Bot, BotConfig, Level};
 use evr_bot_client::{Invite, join, play_seat};

@@ -1,6 +1,9 @@
 //! Runs every scenario under `tests/scenarios/` (repository root) and checks the `evr` command's
 //! contract: deterministic output, exit statuses 0 / 1 / 2.
 
+// Test code: a failed unwrap is a failed test, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

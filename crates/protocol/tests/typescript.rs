@@ -2,6 +2,9 @@
 //! they drift. To regenerate after changing a message: `EVR_UPDATE_PROTO=1 cargo test -p evr-protocol
 //! --test typescript`.
 
+// Test code: a failed unwrap is a failed test, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

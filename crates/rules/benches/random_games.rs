@@ -6,6 +6,9 @@
 //! full games; the median repetition is reported. The project's floor is 10,000 complete random games
 //! per second on one core in release.
 
+// Benchmark code: a failed unwrap aborts the benchmark, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
@@ -23,6 +26,9 @@ static COUNTING: AtomicBool = AtomicBool::new(false);
 static ALLOCS: AtomicUsize = AtomicUsize::new(0);
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 
+// The only unsafe code in the project: a global allocator must be `unsafe impl`; it forwards to
+// `System` unchanged.
+#[allow(unsafe_code)]
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         if COUNTING.load(Relaxed) {
@@ -236,14 +242,14 @@ fn main() {
     println!("  ns/action          {:>12.1}", 1e9 * secs / m.actions as f64);
     println!("  actions/game       {:>12.1}", m.actions as f64 / m.games as f64);
     println!("  rounds/game        {:>12.2}", m.rounds as f64 / m.games as f64);
-    println!("size_of::<Game>()    {:>12} bytes", std::mem::size_of::<Game>());
+    println!("size_of::<Game>()    {:>12} bytes", size_of::<Game>());
     println!(
         "heap per game        {:>12.0} bytes after setup, {:.0} at the end, {:.0} per clone of a finished game",
         h.fresh, h.end, h.clone
     );
     println!(
         "memory per game      {:>12.0} bytes (size_of + heap at the end)",
-        std::mem::size_of::<Game>() as f64 + h.end
+        size_of::<Game>() as f64 + h.end
     );
     println!(
         "heap allocations     {:>12.1} per game, {:.2} per action (apply + legal_actions_into of both seats)",

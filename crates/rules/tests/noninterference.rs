@@ -15,6 +15,9 @@
 //! cards; no viewer sees names of cards in the hidden part of another player's deck or reserve; the
 //! secret fields of the projected log are empty for everyone outside their audience.
 
+// Test code: a failed unwrap is a failed test, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::collections::BTreeMap;
 
 use evr_rules::log::Zone;

@@ -6,6 +6,9 @@
 //!
 //! The acting seat is drawn among `seats_to_act()`, so simultaneous phases interleave both ways.
 
+// Test code: a failed unwrap is a failed test, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::collections::BTreeMap;
 
 use evr_rules::view::StrategySlot;

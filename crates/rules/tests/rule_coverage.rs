@@ -1,6 +1,9 @@
 //! Every rule id of `shared/spec/rules.md` has a test named after it in `tests/rules/`, and the
 //! "Rule coverage" table of the crate README lists every id with tests that exist.
 
+// Test code: a failed unwrap is a failed test, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};

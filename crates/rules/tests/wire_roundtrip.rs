@@ -1,6 +1,9 @@
 //! Views and log entries read back from their JSON exactly as they were (clients written in Rust,
 //! such as the bot client, parse what the server sends).
 
+// Test code: a failed unwrap is a failed test, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use evr_rules::{Faction, Game, LogEntry, Mode, View, Viewer};
 use rand::{RngExt, SeedableRng};
 

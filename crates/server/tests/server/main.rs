@@ -1,5 +1,8 @@
 //! Integration tests of the match server: a real server on 127.0.0.1, real WebSocket clients.
 
+// Test code: a failed unwrap is a failed test, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 #[path = "../support/mod.rs"]
 mod support;
 
