@@ -1,103 +1,168 @@
-//! Stable error codes on the wire. Rule errors keep the engine's codes (`evr_rules::RuleError::code`).
+//! Stable error codes on the wire, with the HTTP status each is answered with and whether it is
+//! fatal. Rule errors keep the engine's codes (`evr_rules::RuleError::code`).
+//!
+//! The table in `protocol_errors!` below is the one definition of every protocol error: one line
+//! gives the variant, its code, its status and whether it is fatal. The TypeScript union
+//! (`proto/ts/ErrorCode.ts`) and the table of statuses (`proto/ts/errorCodes.ts`) are generated
+//! from it, and the browser's translations are keyed by that union, so a new code does not compile
+//! anywhere until it is translated.
 
-use serde::{Serialize, Serializer};
+use evr_rules::RuleError;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// Why the server refused a message.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "string"))]
-pub enum ErrorCode {
-    /// The frame is not valid JSON or not a known message.
-    BadMessage,
+macro_rules! protocol_errors {
+    ($( $(#[doc = $doc:literal])* $variant:ident = $code:literal, status $status:literal, fatal $fatal:literal; )*) => {
+        /// Why the server refused a message or a request.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum ErrorCode {
+            $( $(#[doc = $doc])* $variant, )*
+            /// The game refused the action (the code is the engine's, e.g. `not_your_turn`).
+            Rule(RuleError),
+        }
+
+        impl ErrorCode {
+            /// Every code that is not a rule error, in table order.
+            pub const PROTOCOL: &'static [ErrorCode] = &[ $( ErrorCode::$variant, )* ];
+
+            /// The stable snake_case code.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $( ErrorCode::$variant => $code, )*
+                    ErrorCode::Rule(e) => e.code(),
+                }
+            }
+
+            /// The HTTP status an API request refused with this code gets. On a WebSocket the
+            /// code travels in an `error` message; the status documents its kind there.
+            pub fn http_status(self) -> u16 {
+                match self {
+                    $( ErrorCode::$variant => $status, )*
+                    ErrorCode::Rule(_) => 422,
+                }
+            }
+
+            /// Fatal: the server closes the connection after it, and connecting again with the
+            /// same token, room and version cannot succeed. A client stops retrying.
+            pub fn is_fatal(self) -> bool {
+                match self {
+                    $( ErrorCode::$variant => $fatal, )*
+                    ErrorCode::Rule(_) => false,
+                }
+            }
+        }
+    };
+}
+
+protocol_errors! {
+    /// The frame or body is not valid JSON or not a known message.
+    BadMessage = "bad_message", status 400, fatal false;
     /// The frame is larger than [`crate::MAX_FRAME_BYTES`].
-    FrameTooLarge,
+    FrameTooLarge = "frame_too_large", status 413, fatal false;
     /// `hello` carried another protocol version.
-    VersionMismatch,
+    VersionMismatch = "version_mismatch", status 400, fatal true;
     /// The first message was not `hello`, or `hello` came twice.
-    HelloExpected,
+    HelloExpected = "hello_expected", status 400, fatal true;
     /// No room with that code.
-    RoomNotFound,
+    RoomNotFound = "room_not_found", status 404, fatal true;
     /// Too many rooms created from this address recently.
-    TooManyRooms,
+    TooManyRooms = "too_many_rooms", status 429, fatal false;
     /// The seat token or invite secret does not belong to this room.
-    BadToken,
+    BadToken = "bad_token", status 403, fatal true;
     /// The invite was already used: both seats are taken.
-    SeatTaken,
+    SeatTaken = "seat_taken", status 409, fatal false;
     /// This room does not allow spectators.
-    SpectatorsNotAllowed,
+    SpectatorsNotAllowed = "spectators_not_allowed", status 403, fatal true;
     /// A spectator tried to act.
-    SpectatorCannotAct,
+    SpectatorCannotAct = "spectator_cannot_act", status 403, fatal false;
     /// The action was decided on an older view; a fresh one follows.
-    StaleAction,
+    StaleAction = "stale_action", status 409, fatal false;
     /// The action id is empty or too long.
-    BadActionId,
+    BadActionId = "bad_action_id", status 400, fatal false;
     /// Too many messages: slow down.
-    RateLimited,
+    RateLimited = "rate_limited", status 429, fatal false;
     /// The game has not started: the other seat is still free.
-    WaitingForOpponent,
+    WaitingForOpponent = "waiting_for_opponent", status 409, fatal false;
     /// Rematch asked before the game ended.
-    GameNotOver,
+    GameNotOver = "game_not_over", status 409, fatal false;
     /// Claim-win refused: the opponent is connected or the grace period has not passed.
-    CannotClaimWin,
-    /// The server could not store the action; nothing changed.
-    StorageFailed,
-    /// The server is shutting down.
-    ShuttingDown,
-    /// The game refused the action (the code is the engine's, e.g. `not_your_turn`).
-    Rule(evr_rules::RuleError),
+    CannotClaimWin = "cannot_claim_win", status 409, fatal false;
+    /// The server could not store or load; nothing changed.
+    StorageFailed = "storage_failed", status 500, fatal false;
+    /// The server is shutting down; connect again in a moment.
+    ShuttingDown = "shutting_down", status 503, fatal false;
 }
 
 impl ErrorCode {
-    /// The stable snake_case code.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ErrorCode::BadMessage => "bad_message",
-            ErrorCode::FrameTooLarge => "frame_too_large",
-            ErrorCode::VersionMismatch => "version_mismatch",
-            ErrorCode::HelloExpected => "hello_expected",
-            ErrorCode::RoomNotFound => "room_not_found",
-            ErrorCode::BadToken => "bad_token",
-            ErrorCode::SeatTaken => "seat_taken",
-            ErrorCode::TooManyRooms => "too_many_rooms",
-            ErrorCode::SpectatorsNotAllowed => "spectators_not_allowed",
-            ErrorCode::SpectatorCannotAct => "spectator_cannot_act",
-            ErrorCode::StaleAction => "stale_action",
-            ErrorCode::BadActionId => "bad_action_id",
-            ErrorCode::RateLimited => "rate_limited",
-            ErrorCode::WaitingForOpponent => "waiting_for_opponent",
-            ErrorCode::GameNotOver => "game_not_over",
-            ErrorCode::CannotClaimWin => "cannot_claim_win",
-            ErrorCode::StorageFailed => "storage_failed",
-            ErrorCode::ShuttingDown => "shutting_down",
-            ErrorCode::Rule(e) => e.code(),
-        }
+    /// Every code, protocol codes first, then the engine's.
+    pub fn all() -> impl Iterator<Item = ErrorCode> {
+        ErrorCode::PROTOCOL
+            .iter()
+            .copied()
+            .chain(RuleError::ALL.iter().copied().map(ErrorCode::Rule))
     }
 
-    /// Every non-rule code (rule codes: `evr_rules::RuleError::ALL`).
-    pub const PROTOCOL: [ErrorCode; 18] = [
-        ErrorCode::BadMessage,
-        ErrorCode::FrameTooLarge,
-        ErrorCode::VersionMismatch,
-        ErrorCode::HelloExpected,
-        ErrorCode::RoomNotFound,
-        ErrorCode::BadToken,
-        ErrorCode::SeatTaken,
-        ErrorCode::TooManyRooms,
-        ErrorCode::SpectatorsNotAllowed,
-        ErrorCode::SpectatorCannotAct,
-        ErrorCode::StaleAction,
-        ErrorCode::BadActionId,
-        ErrorCode::RateLimited,
-        ErrorCode::WaitingForOpponent,
-        ErrorCode::GameNotOver,
-        ErrorCode::CannotClaimWin,
-        ErrorCode::StorageFailed,
-        ErrorCode::ShuttingDown,
-    ];
+    /// The error with this code, if there is one.
+    pub fn from_code(code: &str) -> Option<ErrorCode> {
+        ErrorCode::all().find(|c| c.as_str() == code)
+    }
+}
+
+impl From<RuleError> for ErrorCode {
+    fn from(e: RuleError) -> ErrorCode {
+        ErrorCode::Rule(e)
+    }
+}
+
+impl std::fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 impl Serialize for ErrorCode {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for ErrorCode {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<ErrorCode, D::Error> {
+        let code = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        ErrorCode::from_code(&code).ok_or_else(|| serde::de::Error::custom(format!("unknown error code {code:?}")))
+    }
+}
+
+/// In TypeScript an error code is the union of every code string.
+#[cfg(feature = "ts")]
+impl ts_rs::TS for ErrorCode {
+    type WithoutGenerics = Self;
+    type OptionInnerType = Self;
+
+    fn docs() -> Option<String> {
+        Some("/**\n * Why the server refused a message or a request (crates/protocol/src/error_code.rs).\n */\n".into())
+    }
+
+    fn name(_: &ts_rs::Config) -> String {
+        "ErrorCode".into()
+    }
+
+    fn inline(_: &ts_rs::Config) -> String {
+        ErrorCode::all()
+            .map(|c| format!("\"{}\"", c.as_str()))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    }
+
+    fn decl(cfg: &ts_rs::Config) -> String {
+        format!("type ErrorCode = {};", <Self as ts_rs::TS>::inline(cfg))
+    }
+
+    fn decl_concrete(cfg: &ts_rs::Config) -> String {
+        <Self as ts_rs::TS>::decl(cfg)
+    }
+
+    fn output_path() -> Option<std::path::PathBuf> {
+        Some("ErrorCode.ts".into())
     }
 }
 
@@ -107,11 +172,29 @@ mod tests {
 
     #[test]
     fn codes_are_unique_across_protocol_and_rules() {
-        let mut all: Vec<&str> = ErrorCode::PROTOCOL.iter().map(|c| c.as_str()).collect();
-        all.extend(evr_rules::RuleError::ALL.iter().map(|e| e.code()));
+        let mut all: Vec<&str> = ErrorCode::all().map(|c| c.as_str()).collect();
         let n = all.len();
         all.sort();
         all.dedup();
         assert_eq!(all.len(), n, "an error code is used twice");
+    }
+
+    #[test]
+    fn every_code_reads_back_from_its_wire_form() {
+        for code in ErrorCode::all() {
+            let json = serde_json::to_string(&code).unwrap();
+            assert_eq!(json, format!("\"{}\"", code.as_str()));
+            assert_eq!(serde_json::from_str::<ErrorCode>(&json).unwrap(), code);
+        }
+        assert!(serde_json::from_str::<ErrorCode>("\"no_such_code\"").is_err());
+    }
+
+    #[test]
+    fn statuses_are_client_or_server_errors_and_rule_errors_are_not_fatal() {
+        for code in ErrorCode::all() {
+            assert!((400..600).contains(&code.http_status()), "{code}");
+        }
+        assert!(ErrorCode::BadToken.is_fatal() && !ErrorCode::StaleAction.is_fatal());
+        assert!(!ErrorCode::Rule(evr_rules::RuleError::NotYourTurn).is_fatal());
     }
 }

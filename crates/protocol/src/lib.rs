@@ -1,5 +1,12 @@
 //! # evr-protocol — the EvR Online wire protocol
 //!
+//! The one definition of everything that crosses the network: WebSocket messages both ways
+//! ([`ClientMsg`], [`ServerMsg`]), HTTP bodies ([`CreatedRoom`], [`JoinRequest`], [`JoinedRoom`],
+//! [`ApiErrorBody`]), error codes with their HTTP status and whether they are fatal ([`ErrorCode`]),
+//! and the limits. Every type serializes and deserializes, so the server, the bot client, the load
+//! generator and the tests all speak through these types; the browser's TypeScript types are
+//! generated from them into `proto/ts` (a drift test fails when they differ).
+//!
 //! JSON over WebSocket. Every message is an object with a `type` field. The client opens
 //! `/ws/{room_code}` and sends [`ClientMsg::Hello`] first; the server answers with
 //! [`ServerMsg::Welcome`] (or an error and a close). After that:
@@ -19,14 +26,19 @@
 
 mod client;
 mod error_code;
+mod http;
+mod presence;
+mod room;
 mod server;
+#[cfg(feature = "ts")]
+pub mod typescript;
 
 pub use client::ClientMsg;
 pub use error_code::ErrorCode;
-pub use server::{
-    ComputerLevel, Opponent, Presence, Role, RoomInfo, RoomOptions, SeatPresence, ServerMsg, SideChoice,
-    SpectatorPolicy,
-};
+pub use http::{ApiErrorBody, CREATE_ROOM_PATH, CreatedRoom, JoinRequest, JoinedRoom, join_room_path, websocket_path};
+pub use presence::{Presence, SeatPresence};
+pub use room::{ComputerLevel, Opponent, Role, RoomInfo, RoomOptions, SideChoice, SpectatorPolicy};
+pub use server::ServerMsg;
 
 /// Bumped whenever a message changes incompatibly. `hello` carries it; a mismatch is refused with
 /// [`ErrorCode::VersionMismatch`].

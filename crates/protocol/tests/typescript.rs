@@ -8,9 +8,6 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use evr_protocol::{ClientMsg, ServerMsg};
-use ts_rs::{Config, TS};
-
 fn read_tree(dir: &Path) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     if let Ok(entries) = std::fs::read_dir(dir) {
@@ -29,9 +26,7 @@ fn typescript_types_in_proto_match_the_rust_types() {
     let committed = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../proto/ts");
     let fresh = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("proto-ts-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&fresh);
-    let cfg = Config::new().with_out_dir(&fresh);
-    ClientMsg::export_all(&cfg).expect("export ClientMsg");
-    ServerMsg::export_all(&cfg).expect("export ServerMsg");
+    evr_protocol::typescript::export(&fresh).expect("export the protocol");
     let generated = read_tree(&fresh);
     assert!(
         generated.contains_key("ServerMsg.ts") && generated.contains_key("View.ts"),

@@ -112,7 +112,6 @@ impl EventEffect {
 
 /// A resource card name: an index into the catalog's 32 names (basic cards first).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "string"))]
 pub struct Card(pub(crate) u8);
 
 impl Card {
@@ -159,7 +158,6 @@ impl Card {
 
 /// An event card: an index into the catalog's 24 events.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(type = "string"))]
 pub struct EventCard(pub(crate) u8);
 
 impl EventCard {

@@ -26,6 +26,7 @@
 //! - [`Event::project`] gives the log entry a viewer may see.
 
 pub mod action;
+mod by_faction;
 pub mod cards;
 pub mod catalog;
 pub mod error;
@@ -34,9 +35,12 @@ mod game;
 pub mod log;
 pub mod log_text;
 mod rng;
+#[cfg(feature = "ts")]
+mod typescript;
 pub mod view;
 
 pub use action::{Action, Choice, Destination, EventOrder};
+pub use by_faction::ByFaction;
 pub use cards::{CardMask, CardRef, CardSet};
 pub use catalog::{Card, Catalog, DataError, EventCard, EventEffect, Power, catalog};
 pub use error::RuleError;

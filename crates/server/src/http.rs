@@ -8,53 +8,31 @@ use axum::body::Bytes;
 use axum::extract::{ConnectInfo, Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use evr_protocol::{ErrorCode, RoomOptions, SideChoice};
+use evr_protocol::{ApiErrorBody, CreatedRoom, ErrorCode, JoinRequest, JoinedRoom, RoomOptions, SideChoice};
 use evr_rules::Faction;
-use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
 
 use crate::app::App;
 use crate::room::{Command, Room};
 use crate::secrets;
 
-/// An API error: a stable code and a sentence, as JSON, with a fitting status.
-pub struct ApiError(StatusCode, ErrorCode, String);
+/// A refused API request: its code (which gives the status) and a sentence, sent as an
+/// [`ApiErrorBody`].
+pub struct ApiError(ErrorCode, String);
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        metrics::counter!(crate::metrics_names::ERRORS, "code" => self.1.as_str()).increment(1);
-        (self.0, Json(serde_json::json!({ "code": self.1, "message": self.2 }))).into_response()
+impl ApiError {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> ApiError {
+        ApiError(code, message.into())
     }
 }
 
-/// Answer to `POST /api/rooms`.
-#[derive(Serialize, Deserialize, Debug, Clone)]
-pub struct CreatedRoom {
-    pub code: String,
-    pub seat: Faction,
-    /// The creator's seat token: keep it to come back to the seat.
-    pub token: String,
-    /// Link for the other player (the secret is in the fragment, never sent to servers); none when
-    /// the computer takes the other seat.
-    pub invite_url: Option<String>,
-    pub watch_url: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct JoinRequest {
-    invite: String,
-}
-
-/// Answer to `POST /api/rooms/{code}/join`.
-#[derive(Serialize, Deserialize, Debug, Clone)]
-pub struct JoinedRoom {
-    pub seat: Faction,
-    pub token: String,
-}
-
-fn bad(code: ErrorCode, msg: impl Into<String>) -> ApiError {
-    ApiError(StatusCode::BAD_REQUEST, code, msg.into())
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let ApiError(code, message) = self;
+        metrics::counter!(crate::metrics_names::ERRORS, "code" => code.as_str()).increment(1);
+        let status = StatusCode::from_u16(code.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        (status, Json(ApiErrorBody { code, message })).into_response()
+    }
 }
 
 pub async fn create_room(
@@ -63,27 +41,17 @@ pub async fn create_room(
     body: Bytes,
 ) -> Result<(StatusCode, Json<CreatedRoom>), ApiError> {
     if app.shutdown.is_cancelled() {
-        return Err(ApiError(
-            StatusCode::SERVICE_UNAVAILABLE,
-            ErrorCode::ShuttingDown,
-            "shutting down".into(),
-        ));
+        return Err(ApiError::new(ErrorCode::ShuttingDown, "shutting down"));
     }
     if app.room_limiter.check_key(&addr.ip()).is_err() {
-        return Err(ApiError(
-            StatusCode::TOO_MANY_REQUESTS,
+        return Err(ApiError::new(
             ErrorCode::TooManyRooms,
-            "too many new rooms; wait a minute".into(),
+            "too many new rooms; wait a minute",
         ));
     }
-    let options: RoomOptions = serde_json::from_slice(&body).map_err(|e| bad(ErrorCode::BadMessage, e.to_string()))?;
-    let internal = |e: std::io::Error| {
-        ApiError(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            ErrorCode::StorageFailed,
-            e.to_string(),
-        )
-    };
+    let options: RoomOptions =
+        serde_json::from_slice(&body).map_err(|e| ApiError::new(ErrorCode::BadMessage, e.to_string()))?;
+    let internal = |e: std::io::Error| ApiError::new(ErrorCode::StorageFailed, e.to_string());
     let creator_faction = match options.side {
         SideChoice::Rebel => Faction::Rebel,
         SideChoice::Imperial => Faction::Imperial,
@@ -109,13 +77,7 @@ pub async fn create_room(
         app.config.clone(),
     )
     .await
-    .map_err(|e| {
-        ApiError(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            ErrorCode::StorageFailed,
-            e.to_string(),
-        )
-    })?;
+    .map_err(|e| ApiError::new(ErrorCode::StorageFailed, e.to_string()))?;
     app.start_room(&code, room);
     let origin = app.config.public_origin.trim_end_matches('/');
     let watch_url = (options.spectators == evr_protocol::SpectatorPolicy::AnyoneWithLink)
@@ -139,8 +101,9 @@ pub async fn join_room(
     Path(code): Path<String>,
     body: Bytes,
 ) -> Result<Json<JoinedRoom>, ApiError> {
-    let request: JoinRequest = serde_json::from_slice(&body).map_err(|e| bad(ErrorCode::BadMessage, e.to_string()))?;
-    let not_found = || ApiError(StatusCode::NOT_FOUND, ErrorCode::RoomNotFound, "no such room".into());
+    let request: JoinRequest =
+        serde_json::from_slice(&body).map_err(|e| ApiError::new(ErrorCode::BadMessage, e.to_string()))?;
+    let not_found = || ApiError::new(ErrorCode::RoomNotFound, "no such room");
     if !secrets::is_room_code(&code) {
         return Err(not_found());
     }
@@ -149,11 +112,7 @@ pub async fn join_room(
         .await
         .map_err(|e| {
             tracing::error!(room = %code, error = %e, "cannot load the room");
-            ApiError(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                ErrorCode::StorageFailed,
-                "cannot load the room".into(),
-            )
+            ApiError::new(ErrorCode::StorageFailed, "cannot load the room")
         })?
         .ok_or_else(not_found)?;
     let (reply, answer) = oneshot::channel();
@@ -170,17 +129,9 @@ pub async fn join_room(
             seat: j.faction,
             token: j.token,
         })),
-        Ok(Err(code @ ErrorCode::SeatTaken)) => {
-            Err(ApiError(StatusCode::CONFLICT, code, "both seats are taken".into()))
-        }
-        Ok(Err(code @ ErrorCode::BadToken)) => {
-            Err(ApiError(StatusCode::FORBIDDEN, code, "this invite is not valid".into()))
-        }
-        Ok(Err(code)) => Err(ApiError(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            code,
-            "could not join".into(),
-        )),
+        Ok(Err(code @ ErrorCode::SeatTaken)) => Err(ApiError::new(code, "both seats are taken")),
+        Ok(Err(code @ ErrorCode::BadToken)) => Err(ApiError::new(code, "this invite is not valid")),
+        Ok(Err(code)) => Err(ApiError::new(code, "could not join")),
         Err(_) => Err(not_found()),
     }
 }

@@ -26,7 +26,6 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 pub use config::Config;
-pub use http::{CreatedRoom, JoinedRoom};
 
 use crate::app::App;
 use crate::room::Command;

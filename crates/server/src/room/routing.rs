@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use axum::extract::ws::Utf8Bytes;
 use evr_protocol::{ErrorCode, PROTOCOL_VERSION, Presence, Role, RoomInfo, SeatPresence, ServerMsg};
-use evr_rules::{Faction, LogEntry, Viewer};
+use evr_rules::{ByFaction, LogEntry, Viewer};
 
 use super::game_match::Player;
 use super::{ConnId, Outbound, Room};
@@ -33,7 +33,7 @@ impl Room {
             code: self.code.clone(),
             options: self.options,
             game_number: self.current.game_no,
-            rematch_requested: Faction::BOTH.map(|f| self.current.rematch[self.current.player_of(f).index()]),
+            rematch_requested: ByFaction::from_fn(|f| self.current.rematch[self.current.player_of(f).index()]),
             forfeit_winner: self.current.forfeit_winner,
         }
     }
@@ -41,7 +41,7 @@ impl Room {
     pub(super) fn presence(&self) -> Presence {
         let now = Instant::now();
         let grace = self.config.disconnect_grace();
-        let seats = Faction::BOTH.map(|f| {
+        let seats = ByFaction::from_fn(|f| {
             let p = self.current.player_of(f);
             let connected = self.is_connected(p);
             let claim_in_seconds = match self.away_since[p.index()] {

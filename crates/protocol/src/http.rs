@@ -1,0 +1,62 @@
+//! The HTTP API: request and answer bodies, and the paths they go to. Every refused request is
+//! answered with an [`ApiErrorBody`] and the status of its code ([`ErrorCode::http_status`]).
+
+use evr_rules::Faction;
+use serde::{Deserialize, Serialize};
+
+use crate::ErrorCode;
+
+/// `POST` here with [`crate::RoomOptions`] to create a room; the answer is a [`CreatedRoom`] (201).
+pub const CREATE_ROOM_PATH: &str = "/api/rooms";
+
+/// Where to `POST` a [`JoinRequest`] for room `code`; the answer is a [`JoinedRoom`] (200).
+pub fn join_room_path(code: &str) -> String {
+    format!("/api/rooms/{code}/join")
+}
+
+/// The WebSocket of room `code`.
+pub fn websocket_path(code: &str) -> String {
+    format!("/ws/{code}")
+}
+
+/// Answer to `POST /api/rooms`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct CreatedRoom {
+    pub code: String,
+    /// The creator's side.
+    pub seat: Faction,
+    /// The creator's seat token: keep it to come back to the seat.
+    pub token: String,
+    /// Link for the other player (the secret is in the fragment, never sent to servers); `null`
+    /// when the computer takes the other seat.
+    pub invite_url: Option<String>,
+    /// Link for spectators; `null` when the room does not allow spectators.
+    pub watch_url: Option<String>,
+}
+
+/// Body of `POST /api/rooms/{code}/join`: the secret from the invite link's fragment.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(deny_unknown_fields)]
+pub struct JoinRequest {
+    pub invite: String,
+}
+
+/// Answer to `POST /api/rooms/{code}/join`: the free seat is now the caller's.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct JoinedRoom {
+    pub seat: Faction,
+    /// The seat token: keep it to come back to the seat.
+    pub token: String,
+}
+
+/// Body of every refused HTTP request.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct ApiErrorBody {
+    pub code: ErrorCode,
+    /// A sentence for people (English); clients show their own text for `code`.
+    pub message: String,
+}

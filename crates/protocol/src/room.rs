@@ -1,0 +1,83 @@
+//! The room: the options it was created with, the facts every connection may know, and what a
+//! connection is in it.
+
+use evr_rules::{ByFaction, Faction, Mode};
+use serde::{Deserialize, Serialize};
+
+/// Which side the room creator takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum SideChoice {
+    Rebel,
+    Imperial,
+    Random,
+}
+
+/// Whether people with the watch link may spectate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum SpectatorPolicy {
+    Off,
+    AnyoneWithLink,
+}
+
+/// How strong the computer opponent plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "snake_case")]
+pub enum ComputerLevel {
+    Easy,
+    Normal,
+    Hard,
+}
+
+/// Who takes the other seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Opponent {
+    /// A friend joins with the invite link.
+    #[default]
+    Friend,
+    /// The server's computer player takes the seat at once.
+    Computer { level: ComputerLevel },
+}
+
+/// The options of `POST /api/rooms`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(deny_unknown_fields)]
+pub struct RoomOptions {
+    pub side: SideChoice,
+    pub mode: Mode,
+    pub spectators: SpectatorPolicy,
+    /// Who takes the other seat; absent means a friend.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub opponent: Option<Opponent>,
+}
+
+/// What a connection is in a room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(tag = "role", content = "faction", rename_all = "snake_case")]
+pub enum Role {
+    Seat(Faction),
+    Spectator,
+}
+
+/// Room facts every connection may know.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct RoomInfo {
+    pub code: String,
+    pub options: RoomOptions,
+    /// 1 for the first game, 2 after the first rematch, …
+    pub game_number: u32,
+    /// Who asked for a rematch of the finished game, `[rebel, imperial]`.
+    pub rematch_requested: ByFaction<bool>,
+    /// The game ended because this side claimed the win after the opponent stayed away.
+    pub forfeit_winner: Option<Faction>,
+}
