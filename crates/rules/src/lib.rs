@@ -2,7 +2,7 @@
 //!
 //! A pure, deterministic state machine: no IO, no clock, no global randomness. The same seed and
 //! the same actions give the same game, byte for byte. The rules contract is
-//! `shared/spec/rules.md`; every rule id (`R-…`) has tests named after it.
+//! `docs/spec/rules.md`; every rule id (`R-…`) has tests named after it.
 //!
 //! ```
 //! use evr_rules::{Faction, Game, Mode, Viewer};
@@ -53,3 +53,8 @@ pub use strategy::{Strategy, StrategySet};
 pub use view::{Mode, Modifiers, Outcome, OutcomeReason, PhaseName, RoundResult, View, WinReason};
 
 pub mod strategy;
+
+/// Whether this build of the engine carries its testing accessors (reading hidden zones,
+/// re-randomizing what a viewer may not know). Only `crates/rules-testkit` and the engine's own unit
+/// tests do; the server refuses to compile against such a build.
+pub const TESTING_ACCESSORS: bool = cfg!(any(test, evr_testkit));

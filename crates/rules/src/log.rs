@@ -274,12 +274,12 @@ impl Event {
     }
 
     /// Test support: replace the secret with another value, as re-randomized hidden state would.
-    #[cfg(any(test, feature = "testing"))]
+    #[cfg(any(test, evr_testkit))]
     pub(crate) fn replace_full(&mut self, full: LogEntry) {
         self.full = full;
     }
 
-    #[cfg(any(test, feature = "testing"))]
+    #[cfg(any(test, evr_testkit))]
     pub(crate) fn full_and_audience(&self) -> (LogEntry, Audience) {
         (self.full, self.audience)
     }

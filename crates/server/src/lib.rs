@@ -31,6 +31,13 @@ use crate::app::App;
 use crate::room::Command;
 use crate::store::SqliteStore;
 
+// A server must never carry the engine's testing accessors (they read hidden zones): building it
+// against such a build of `evr-rules` is a compile error, not a convention.
+const _: () = assert!(
+    !evr_rules::TESTING_ACCESSORS,
+    "evr-server must not be built with the engine's testing accessors (crates/rules-testkit)"
+);
+
 /// Why the server could not start or stopped with an error.
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {

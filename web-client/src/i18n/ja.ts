@@ -1,6 +1,6 @@
 import type { Messages } from "./en";
 
-// 日本語: terms from the rulebook glossary (shared/spec/glossary.md).
+// 日本語: terms from the rulebook glossary (docs/spec/glossary.md).
 export const ja: Messages = {
   "app.title": "EvR Online",
   "app.gameName": "帝国軍 vs. 反乱軍",

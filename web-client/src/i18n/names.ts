@@ -1,5 +1,5 @@
 // Card, event and strategy names in the three languages. Where the rulebooks name something, the
-// glossary (shared/spec/glossary.md) gives that name and we use it exactly; character names the
+// glossary (docs/spec/glossary.md) gives that name and we use it exactly; character names the
 // rulebooks do not print follow the local Star Wars releases (glossary: "use the names the local Star
 // Wars releases use"); the remaining game terms (basic card kinds, three strategies, most events) are
 // our translations, marked `ours` below. The README lists the sources.

@@ -1,4 +1,4 @@
-// One-line paraphrases of powers, strategies and event effects (from shared/spec/rules.md R-6..R-8).
+// One-line paraphrases of powers, strategies and event effects (from docs/spec/rules.md R-6..R-8).
 import type { Lang } from "./names";
 
 type T = Record<Lang, string>;

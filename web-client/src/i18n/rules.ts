@@ -1,5 +1,5 @@
 // A short summary of the rules for the reference panel, in the rulebooks' terms (glossary). It follows
-// shared/spec/rules.md (R-2 to R-5, R-7); the card texts are in powers.ts.
+// docs/spec/rules.md (R-2 to R-5, R-7); the card texts are in powers.ts.
 import type { Lang } from "./names";
 
 export interface RulesSection {

@@ -1,6 +1,6 @@
 import type { Messages } from "./en";
 
-// 繁體中文: terms from the rulebook glossary (shared/spec/glossary.md).
+// 繁體中文: terms from the rulebook glossary (docs/spec/glossary.md).
 export const zhHant: Messages = {
   "app.title": "EvR Online",
   "app.gameName": "帝國軍對vs反抗軍",

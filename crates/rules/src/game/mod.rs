@@ -7,7 +7,7 @@ mod flow;
 mod pending;
 mod powers;
 mod setup;
-#[cfg(any(test, feature = "testing"))]
+#[cfg(any(test, evr_testkit))]
 mod testing;
 
 use rand::seq::SliceRandom;

@@ -18,6 +18,9 @@
 // Test code: a failed unwrap is a failed test, with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+// The engine with its testing accessors, under the name every user of the engine knows.
+extern crate evr_rules_testkit as evr_rules;
+
 use std::collections::BTreeMap;
 
 use evr_rules::log::Zone;

@@ -1,5 +1,5 @@
-//! Every rule id of `shared/spec/rules.md` has a test named after it in `tests/rules/`, and the
-//! "Rule coverage" table of the crate README lists every id with tests that exist.
+//! Every rule id of `docs/spec/rules.md` has a test named after it in `tests/rules/`, and the
+//! "Rule coverage" table of the engine's README (`crates/rules/README.md`) lists every id with tests that exist.
 
 // Test code: a failed unwrap is a failed test, with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -136,7 +136,7 @@ fn readme_table(readme: &str) -> BTreeMap<RuleId, Vec<String>> {
 
 #[test]
 fn every_rule_id_has_a_test() {
-    let spec = read(&crate_dir().join("../../../shared/spec/rules.md"));
+    let spec = read(&crate_dir().join("../../docs/spec/rules.md"));
     let ids = spec_ids(&spec);
     assert!(ids.len() > 50, "only {} rule ids found: is this rules.md?", ids.len());
     let functions = test_functions();
@@ -153,9 +153,9 @@ fn every_rule_id_has_a_test() {
 
 #[test]
 fn the_readme_coverage_table_lists_every_rule_and_existing_tests() {
-    let spec = read(&crate_dir().join("../../../shared/spec/rules.md"));
+    let spec = read(&crate_dir().join("../../docs/spec/rules.md"));
     let ids = spec_ids(&spec);
-    let table = readme_table(&read(&crate_dir().join("README.md")));
+    let table = readme_table(&read(&crate_dir().join("../rules/README.md")));
     let functions = test_functions();
 
     let mut problems: Vec<String> = ids
