@@ -1,15 +1,23 @@
-//! A minimal HTTP/1.1 client for the server's JSON endpoints (no client library needed); the load
-//! generator uses it too.
+//! A minimal HTTP/1.1 client for the server's JSON API (no client library needed for two
+//! endpoints), typed with the protocol's bodies; the load generator uses it too.
 
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use anyhow::{Context, Result, anyhow};
-use serde_json::Value;
+use evr_protocol::{ApiErrorBody, CREATE_ROOM_PATH, CreatedRoom, JoinRequest, JoinedRoom, RoomOptions, join_room_path};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-async fn request(addr: SocketAddr, method: &str, path: &str, body: &str) -> Result<(u16, String)> {
+use crate::ClientError;
+
+/// How long one request may take.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Sends one request and returns the status and the body (`Connection: close`, so the body is
+/// everything after the head).
+async fn request(addr: SocketAddr, method: &str, path: &str, body: &str) -> Result<(u16, String), ClientError> {
     let mut stream = TcpStream::connect(addr).await?;
     let req = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
@@ -17,19 +25,50 @@ async fn request(addr: SocketAddr, method: &str, path: &str, body: &str) -> Resu
     );
     stream.write_all(req.as_bytes()).await?;
     let mut buf = Vec::new();
-    tokio::time::timeout(Duration::from_secs(30), stream.read_to_end(&mut buf)).await??;
-    let text = String::from_utf8(buf)?;
-    let (head, rest) = text.split_once("\r\n\r\n").ok_or_else(|| anyhow!("no HTTP head"))?;
-    let status = head.split_whitespace().nth(1).context("no status")?.parse()?;
+    tokio::time::timeout(REQUEST_TIMEOUT, stream.read_to_end(&mut buf))
+        .await
+        .map_err(|_| ClientError::Timeout)??;
+    let text = String::from_utf8_lossy(&buf);
+    let malformed = || ClientError::Http {
+        status: 0,
+        body: text.to_string(),
+    };
+    let (head, rest) = text.split_once("\r\n\r\n").ok_or_else(malformed)?;
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .ok_or_else(malformed)?;
     Ok((status, rest.to_string()))
 }
 
-pub async fn get(addr: SocketAddr, path: &str) -> Result<(u16, String)> {
+/// `GET path`: the status and the body.
+pub async fn get(addr: SocketAddr, path: &str) -> Result<(u16, String), ClientError> {
     request(addr, "GET", path, "").await
 }
 
-pub async fn post(addr: SocketAddr, path: &str, body: &Value) -> Result<(u16, Value)> {
-    let (status, text) = request(addr, "POST", path, &body.to_string()).await?;
-    let json = serde_json::from_str(&text).with_context(|| format!("{status}: {text}"))?;
-    Ok((status, json))
+/// `POST path` with a JSON body; a 2xx answer is read as `T`, anything else as the protocol's
+/// [`ApiErrorBody`].
+pub async fn post<B: Serialize, T: DeserializeOwned>(addr: SocketAddr, path: &str, body: &B) -> Result<T, ClientError> {
+    let (status, text) = request(addr, "POST", path, &serde_json::to_string(body)?).await?;
+    if (200..300).contains(&status) {
+        return Ok(serde_json::from_str(&text)?);
+    }
+    match serde_json::from_str::<ApiErrorBody>(&text) {
+        Ok(body) => Err(ClientError::Api { status, body }),
+        Err(_) => Err(ClientError::Http { status, body: text }),
+    }
+}
+
+/// `POST /api/rooms`.
+pub async fn create_room(addr: SocketAddr, options: &RoomOptions) -> Result<CreatedRoom, ClientError> {
+    post(addr, CREATE_ROOM_PATH, options).await
+}
+
+/// `POST /api/rooms/{code}/join`.
+pub async fn join_room(addr: SocketAddr, code: &str, invite: &str) -> Result<JoinedRoom, ClientError> {
+    let body = JoinRequest {
+        invite: invite.to_string(),
+    };
+    post(addr, &join_room_path(code), &body).await
 }

@@ -2,23 +2,24 @@
 //!
 //! [`join`] takes the free seat of a room with its invite secret; [`play_seat`] connects to the
 //! room with a seat token and plays with an [`evr_bot::Bot`] until the requested number of games is
-//! over, reconnecting when the connection drops.
+//! over, reconnecting when the connection drops. Everything on the wire is the protocol's own types
+//! (`evr-protocol`): [`http`] for the JSON API, [`Connection`] for the room's WebSocket; the load
+//! generator uses both.
 
+mod connection;
+mod error;
 pub mod http;
 
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use anyhow::{Context, Result, anyhow, bail};
 use evr_bot::Bot;
+use evr_protocol::{ClientMsg, ErrorCode, ServerMsg};
 use evr_rules::{Faction, View};
-use futures_util::{SinkExt, StreamExt};
-use serde::Deserialize;
-use serde_json::json;
-use tokio_tungstenite::tungstenite::Message;
 
-/// Protocol version spoken.
-const PROTOCOL_VERSION: u32 = 1;
+pub use connection::Connection;
+pub use error::ClientError;
+
 /// Reconnection attempts before giving up.
 const MAX_RECONNECTS: u32 = 8;
 
@@ -31,25 +32,26 @@ pub struct Invite {
 }
 
 /// Parses `http://host:port` into a socket address (loopback names included).
-pub fn parse_server(url: &str) -> Result<SocketAddr> {
+pub fn parse_server(url: &str) -> Result<SocketAddr, ClientError> {
     let rest = url
         .strip_prefix("http://")
-        .ok_or_else(|| anyhow!("only http:// servers are supported: {url}"))?;
+        .ok_or_else(|| ClientError::BadUrl(format!("only http:// servers are supported: {url}")))?;
     let host = rest.split('/').next().unwrap_or_default();
     let host = host.replacen("localhost", "127.0.0.1", 1);
-    host.parse().with_context(|| format!("{host} is not HOST:PORT"))
+    host.parse()
+        .map_err(|_| ClientError::BadUrl(format!("{host} is not HOST:PORT")))
 }
 
 impl Invite {
-    pub fn parse(url: &str) -> Result<Invite> {
+    pub fn parse(url: &str) -> Result<Invite, ClientError> {
         let (before, secret) = url
             .split_once('#')
-            .ok_or_else(|| anyhow!("the invite link has no #secret"))?;
+            .ok_or_else(|| ClientError::BadUrl("the invite link has no #secret".into()))?;
         let server = parse_server(before)?;
         let path = before.splitn(4, '/').nth(3).unwrap_or_default();
         let code = match path.split('/').collect::<Vec<_>>().as_slice() {
             ["r", code, "join"] => code.to_string(),
-            _ => bail!("the invite link's path is not /r/CODE/join"),
+            _ => return Err(ClientError::BadUrl("the invite link's path is not /r/CODE/join".into())),
         };
         Ok(Invite {
             server,
@@ -67,33 +69,12 @@ pub struct Seat {
 }
 
 /// Takes the free seat of the invite's room.
-pub async fn join(invite: &Invite) -> Result<Seat> {
-    let (status, body) = http::post(
-        invite.server,
-        &format!("/api/rooms/{}/join", invite.code),
-        &json!({ "invite": invite.secret }),
-    )
-    .await?;
-    if status != 200 {
-        bail!("join refused ({status}): {}", body["message"]);
-    }
-    let faction: Faction = serde_json::from_value(body["seat"].clone())?;
-    let token = body["token"]
-        .as_str()
-        .ok_or_else(|| anyhow!("no token in {body}"))?
-        .to_string();
-    Ok(Seat { faction, token })
-}
-
-/// What the server sends, as far as a player needs it.
-#[derive(Deserialize)]
-struct Frame {
-    #[serde(rename = "type")]
-    kind: String,
-    seq: Option<u32>,
-    view: Option<Box<View>>,
-    code: Option<String>,
-    message: Option<String>,
+pub async fn join(invite: &Invite) -> Result<Seat, ClientError> {
+    let joined = http::join_room(invite.server, &invite.code, &invite.secret).await?;
+    Ok(Seat {
+        faction: joined.seat,
+        token: joined.token,
+    })
 }
 
 /// How the games went.
@@ -107,14 +88,20 @@ pub struct Summary {
 }
 
 /// Plays the seat of `token` in room `code` until `games` games are over.
-pub async fn play_seat(server: SocketAddr, code: &str, token: &str, bot: &mut Bot, games: u32) -> Result<Summary> {
+pub async fn play_seat(
+    server: SocketAddr,
+    code: &str,
+    token: &str,
+    bot: &mut Bot,
+    games: u32,
+) -> Result<Summary, ClientError> {
     let mut summary = Summary::default();
     let mut last_seq: Option<u32> = None;
     let mut attempt = 0u32;
     loop {
         match play_connection(server, code, token, bot, games, &mut summary, &mut last_seq).await {
             Ok(()) => return Ok(summary),
-            Err(e) if attempt < MAX_RECONNECTS && e.downcast_ref::<Refused>().is_none() => {
+            Err(e) if attempt < MAX_RECONNECTS && e.is_retryable() => {
                 attempt += 1;
                 summary.reconnects += 1;
                 tokio::time::sleep(Duration::from_millis(200 * 2u64.pow(attempt.min(5)))).await;
@@ -124,10 +111,15 @@ pub async fn play_seat(server: SocketAddr, code: &str, token: &str, bot: &mut Bo
     }
 }
 
-/// The server refused the seat for good (bad token, unknown room, version): do not retry.
-#[derive(Debug, thiserror::Error)]
-#[error("refused: {0}")]
-struct Refused(String);
+/// What one connection remembers between messages.
+#[derive(Default)]
+struct Progress {
+    /// The update this seat already acted on (one decision per view).
+    acted_on: Option<u32>,
+    /// The update whose finished game was counted.
+    counted_over: Option<u32>,
+    asked_rematch: bool,
+}
 
 async fn play_connection(
     server: SocketAddr,
@@ -137,70 +129,77 @@ async fn play_connection(
     games: u32,
     summary: &mut Summary,
     last_seq: &mut Option<u32>,
-) -> Result<()> {
-    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{server}/ws/{code}")).await?;
-    let hello = json!({"type": "hello", "version": PROTOCOL_VERSION, "token": token, "last_seq": *last_seq});
-    ws.send(Message::text(hello.to_string())).await?;
-    let mut acted_on: Option<u32> = None;
-    let mut counted_over: Option<u32> = None;
-    let mut asked_rematch = false;
-    while let Some(msg) = ws.next().await {
-        let text = match msg? {
-            Message::Text(t) => t,
-            Message::Close(_) => break,
+) -> Result<(), ClientError> {
+    let mut conn = Connection::hello(server, code, Some(token), *last_seq).await?;
+    let mut progress = Progress::default();
+    while let Some(msg) = conn.recv().await? {
+        let (seq, view) = match msg {
+            ServerMsg::Error {
+                code: ErrorCode::StaleAction,
+                ..
+            } => {
+                progress.acted_on = None;
+                continue;
+            }
+            ServerMsg::Error { code, message, .. } => return Err(ClientError::Refused { code, message }),
+            ServerMsg::Welcome { seq, view, .. } => {
+                progress.asked_rematch = false;
+                (seq, view)
+            }
+            ServerMsg::Update { seq, view, .. } => (seq, view),
             _ => continue,
         };
-        let frame: Frame = serde_json::from_str(text.as_str())?;
-        match frame.kind.as_str() {
-            "error" => {
-                let code = frame.code.unwrap_or_default();
-                match code.as_str() {
-                    "stale_action" => acted_on = None,
-                    "bad_token" | "room_not_found" | "version_mismatch" | "spectators_not_allowed" => {
-                        return Err(Refused(format!("{code}: {}", frame.message.unwrap_or_default())).into());
-                    }
-                    _ => bail!("server error {code}: {}", frame.message.unwrap_or_default()),
-                }
+        *last_seq = Some(seq);
+        match next_step(bot, seq, &view, games, summary, &mut progress) {
+            Step::Wait => {}
+            Step::Done => {
+                conn.close().await;
+                return Ok(());
             }
-            "welcome" | "update" => {
-                let (Some(seq), Some(view)) = (frame.seq, frame.view) else {
-                    continue;
-                };
-                *last_seq = Some(seq);
-                if frame.kind == "welcome" {
-                    asked_rematch = false;
-                }
-                if let Some(outcome) = view.outcome {
-                    if counted_over != Some(seq) {
-                        counted_over = Some(seq);
-                        summary.games += 1;
-                        if outcome.winner.is_some() && outcome.winner == view.viewer.seat() {
-                            summary.won += 1;
-                        }
-                    }
-                    if summary.games >= games {
-                        let _ = ws.close(None).await;
-                        return Ok(());
-                    }
-                    if !asked_rematch {
-                        ws.send(Message::text(json!({"type": "rematch"}).to_string())).await?;
-                        asked_rematch = true;
-                    }
-                    continue;
-                }
-                if view.legal_actions.is_empty() || acted_on == Some(seq) {
-                    continue;
-                }
-                let Some(action) = bot.try_decide(&view) else { continue };
-                acted_on = Some(seq);
-                summary.actions += 1;
-                let msg = json!({"type": "action", "based_on": seq, "action_id": format!("bot-{seq}-{}", summary.actions), "action": action});
-                ws.send(Message::text(msg.to_string())).await?;
-            }
-            _ => {}
+            Step::Send(msg) => conn.send(&msg).await?,
         }
     }
-    bail!("the connection closed")
+    Err(ClientError::Closed)
+}
+
+/// What to do after a view.
+enum Step {
+    Wait,
+    Done,
+    Send(ClientMsg),
+}
+
+fn next_step(bot: &mut Bot, seq: u32, view: &View, games: u32, summary: &mut Summary, p: &mut Progress) -> Step {
+    if let Some(outcome) = view.outcome {
+        if p.counted_over != Some(seq) {
+            p.counted_over = Some(seq);
+            summary.games += 1;
+            if outcome.winner.is_some() && outcome.winner == view.viewer.seat() {
+                summary.won += 1;
+            }
+        }
+        if summary.games >= games {
+            return Step::Done;
+        }
+        if p.asked_rematch {
+            return Step::Wait;
+        }
+        p.asked_rematch = true;
+        return Step::Send(ClientMsg::Rematch);
+    }
+    if view.legal_actions.is_empty() || p.acted_on == Some(seq) {
+        return Step::Wait;
+    }
+    let Some(action) = bot.try_decide(view) else {
+        return Step::Wait;
+    };
+    p.acted_on = Some(seq);
+    summary.actions += 1;
+    Step::Send(ClientMsg::Action {
+        based_on: seq,
+        action_id: format!("bot-{seq}-{}", summary.actions),
+        action,
+    })
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ use anyhow::{Context, Result, bail};
 use clap::Parser;
 
 use evr_bot_client::http;
+use evr_rules::Mode;
 
 use crate::report::Stats;
 
@@ -35,12 +36,17 @@ pub struct Args {
     /// Use a server already listening here instead of starting one.
     #[arg(long)]
     pub addr: Option<SocketAddr>,
-    /// Game mode of every room.
-    #[arg(long, default_value = "full")]
-    pub mode: String,
+    /// Game mode of every room: full or tutorial.
+    #[arg(long, default_value = "full", value_parser = parse_mode)]
+    pub mode: Mode,
     /// Seed for the players' random choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+}
+
+/// A game mode by its wire name (`full`, `tutorial`).
+fn parse_mode(name: &str) -> Result<Mode, String> {
+    serde_json::from_value(serde_json::Value::String(name.to_string())).map_err(|e| e.to_string())
 }
 
 struct SpawnedServer {

@@ -5,52 +5,44 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
-use futures_util::{SinkExt, StreamExt};
+use evr_bot_client::{Connection, http};
+use evr_protocol::{ClientMsg, ErrorCode, RoomOptions, SideChoice, SpectatorPolicy};
+use evr_rules::Action;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use serde_json::{Value, json};
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
-
-use evr_bot_client::http;
 
 use crate::Args;
 use crate::report::Stats;
 
-type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
-
-/// The few fields of a server frame the players need; the rest is skipped, not built.
+/// The few fields of a server message the players need, read straight from the frame; the rest
+/// (whole views, log entries) is skipped, not built.
 #[derive(serde::Deserialize)]
 struct Frame {
     #[serde(rename = "type")]
     kind: String,
     seq: Option<u64>,
-    code: Option<String>,
+    code: Option<ErrorCode>,
     message: Option<String>,
     view: Option<ViewLite>,
 }
 
 #[derive(serde::Deserialize, Default)]
 struct ViewLite {
-    legal_actions: Vec<Value>,
+    legal_actions: Vec<Action>,
     outcome: Option<serde::de::IgnoredAny>,
 }
 
 struct Seat {
-    ws: Ws,
+    ws: Connection,
     seq: u64,
     view: ViewLite,
 }
 
-async fn connect(addr: SocketAddr, code: &str, token: Option<&str>) -> Result<(Ws, Frame)> {
-    let (mut ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws/{code}")).await?;
-    ws.send(Message::text(
-        json!({"type": "hello", "version": 1, "token": token, "last_seq": null}).to_string(),
-    ))
-    .await?;
+/// Connects and says hello; returns the connection and its welcome.
+async fn connect(addr: SocketAddr, code: &str, token: Option<&str>) -> Result<(Connection, Frame)> {
+    let mut ws = Connection::hello(addr, code, token, None).await?;
     loop {
-        let Some(frame) = parse(ws.next().await)? else { continue };
+        let frame = parse(ws.recv_text().await?)?;
         match frame.kind.as_str() {
             "welcome" => return Ok((ws, frame)),
             "error" => bail!("hello refused: {:?} {:?}", frame.code, frame.message),
@@ -59,12 +51,9 @@ async fn connect(addr: SocketAddr, code: &str, token: Option<&str>) -> Result<(W
     }
 }
 
-fn parse(msg: Option<Result<Message, tokio_tungstenite::tungstenite::Error>>) -> Result<Option<Frame>> {
-    match msg.ok_or_else(|| anyhow!("connection closed"))?? {
-        Message::Text(t) => Ok(Some(serde_json::from_str(t.as_str())?)),
-        Message::Close(_) => bail!("closed by the server"),
-        _ => Ok(None),
-    }
+fn parse(text: Option<String>) -> Result<Frame> {
+    let text = text.ok_or_else(|| anyhow!("closed by the server"))?;
+    Ok(serde_json::from_str(&text)?)
 }
 
 pub async fn play(
@@ -75,25 +64,26 @@ pub async fn play(
     setup: &tokio::sync::Semaphore,
 ) -> Result<()> {
     let permit = setup.acquire().await?;
-    let options = json!({"side": "random", "mode": args.mode, "spectators": "anyone_with_link"});
-    let (status, created) = http::post(addr, "/api/rooms", &options).await?;
-    if status != 201 {
-        bail!("create room: {status} {created}");
-    }
-    let code = created["code"].as_str().context("code")?.to_string();
-    let invite = created["invite_url"]
-        .as_str()
+    let options = RoomOptions {
+        side: SideChoice::Random,
+        mode: args.mode,
+        spectators: SpectatorPolicy::AnyoneWithLink,
+        opponent: None,
+    };
+    let created = http::create_room(addr, &options).await.context("create room")?;
+    let invite = created
+        .invite_url
+        .as_deref()
         .and_then(|u| u.split_once('#'))
         .context("invite")?
-        .1
-        .to_string();
-    let (status, joined) = http::post(addr, &format!("/api/rooms/{code}/join"), &json!({ "invite": invite })).await?;
-    if status != 200 {
-        bail!("join room: {status} {joined}");
-    }
+        .1;
+    let joined = http::join_room(addr, &created.code, invite)
+        .await
+        .context("join room")?;
+    let code = created.code;
     let (mut spectator, _) = connect(addr, &code, None).await?;
-    let (ws_a, wa) = connect(addr, &code, created["token"].as_str()).await?;
-    let (ws_b, wb) = connect(addr, &code, joined["token"].as_str()).await?;
+    let (ws_a, wa) = connect(addr, &code, Some(&created.token)).await?;
+    let (ws_b, wb) = connect(addr, &code, Some(&joined.token)).await?;
     drop(permit);
 
     let seat = |ws, w: Frame| Seat {
@@ -119,27 +109,29 @@ pub async fn play(
             let think = rng.random_range(args.think_min_ms..=args.think_max_ms);
             tokio::time::sleep(Duration::from_millis(think)).await;
             let actions = &seats[i].view.legal_actions;
-            let action = actions[rng.random_range(0..actions.len())].clone();
+            let action = actions[rng.random_range(0..actions.len())];
             action_no += 1;
             let based_on = seats[i].seq;
-            let msg =
-                json!({"type": "action", "based_on": based_on, "action_id": format!("l{action_no}"), "action": action});
-            seats[i].ws.send(Message::text(msg.to_string())).await?;
+            let msg = ClientMsg::Action {
+                based_on: u32::try_from(based_on)?,
+                action_id: format!("l{action_no}"),
+                action,
+            };
+            seats[i].ws.send(&msg).await?;
             in_flight = Some((i, Instant::now(), based_on + 1));
         }
         let (from, frame) = {
             let [a, b] = &mut seats;
             tokio::select! {
-                m = a.ws.next() => (Some(0), parse(m)?),
-                m = b.ws.next() => (Some(1), parse(m)?),
-                m = spectator.next() => (None, parse(m)?),
+                m = a.ws.recv_text() => (Some(0), parse(m?)?),
+                m = b.ws.recv_text() => (Some(1), parse(m?)?),
+                m = spectator.recv_text() => (None, parse(m?)?),
             }
         };
-        let Some(frame) = frame else { continue };
         match frame.kind.as_str() {
             "error" => {
-                let code = frame.code.unwrap_or_else(|| "?".into());
-                stats.error(&code);
+                let code = frame.code.map_or("?", ErrorCode::as_str);
+                stats.error(code);
                 bail!("server error {code}: {:?}", frame.message);
             }
             "update" => {

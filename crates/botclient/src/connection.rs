@@ -1,0 +1,73 @@
+//! A WebSocket connection to a room that speaks the protocol's types: [`ClientMsg`] out,
+//! [`ServerMsg`] in.
+
+use std::net::SocketAddr;
+
+use evr_protocol::{ClientMsg, PROTOCOL_VERSION, ServerMsg, websocket_path};
+use futures_util::{SinkExt, StreamExt};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+use crate::ClientError;
+
+/// One connection to room `code`.
+pub struct Connection {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+}
+
+impl Connection {
+    /// Opens the room's WebSocket (nothing is sent yet).
+    pub async fn open(server: SocketAddr, code: &str) -> Result<Connection, ClientError> {
+        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{server}{}", websocket_path(code))).await?;
+        Ok(Connection { ws })
+    }
+
+    /// Opens the connection and says hello: with a seat token to play, without to watch;
+    /// `last_seq` to catch up after a reconnect.
+    pub async fn hello(
+        server: SocketAddr,
+        code: &str,
+        token: Option<&str>,
+        last_seq: Option<u32>,
+    ) -> Result<Connection, ClientError> {
+        let mut c = Connection::open(server, code).await?;
+        c.send(&ClientMsg::Hello {
+            version: PROTOCOL_VERSION,
+            token: token.map(str::to_string),
+            last_seq,
+        })
+        .await?;
+        Ok(c)
+    }
+
+    pub async fn send(&mut self, msg: &ClientMsg) -> Result<(), ClientError> {
+        self.ws.send(Message::text(serde_json::to_string(msg)?)).await?;
+        Ok(())
+    }
+
+    /// The next text frame as it came, or `None` once the server closed the connection.
+    pub async fn recv_text(&mut self) -> Result<Option<String>, ClientError> {
+        while let Some(msg) = self.ws.next().await {
+            match msg? {
+                Message::Text(t) => return Ok(Some(t.to_string())),
+                Message::Close(_) => return Ok(None),
+                _ => {}
+            }
+        }
+        Ok(None)
+    }
+
+    /// The next server message, or `None` once the server closed the connection.
+    pub async fn recv(&mut self) -> Result<Option<ServerMsg>, ClientError> {
+        match self.recv_text().await? {
+            Some(text) => Ok(Some(serde_json::from_str(&text)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// Closes the connection politely.
+    pub async fn close(mut self) {
+        let _ = self.ws.close(None).await;
+    }
+}
