@@ -1,11 +1,11 @@
 // Two seats and a spectator play a whole game against a real server through net/ and state/,
 // always choosing a random legal action. Needs Node's WebSocket (NODE_OPTIONS=--experimental-websocket).
 import { describe, expect, it } from "vitest";
+import { logLine, setLanguage } from "../src/i18n";
 import { Connection } from "../src/net/connection";
 import { realClock, type SocketLike } from "../src/net/env";
 import { ApiClient } from "../src/net/http";
 import { GameStore } from "../src/state/store";
-import { logLine, setLanguage } from "../src/i18n";
 
 const env = (globalThis as { process?: { env: Record<string, string | undefined> } }).process?.env ?? {};
 const base = env.EVR_API ?? "http://127.0.0.1:8080";
@@ -45,7 +45,9 @@ describe("live server", () => {
     let drops = 0;
     while (a.store.view.value!.phase !== "game_over" && steps < 2000) {
       await until(() => !a.store.busy.value && !b.store.busy.value && a.store.seq.value === b.store.seq.value);
-      const mover = [a, b].find((s) => s.store.view.value!.legal_actions.length > 0 && s.store.view.value!.phase !== "game_over");
+      const mover = [a, b].find(
+        (s) => s.store.view.value!.legal_actions.length > 0 && s.store.view.value!.phase !== "game_over",
+      );
       if (!mover) {
         await new Promise((r) => setTimeout(r, 20));
         steps++;
@@ -83,12 +85,17 @@ describe("live server", () => {
       }
     }
     setLanguage("en");
-    console.log(`game over after ${steps} actions, seq ${a.store.seq.value}, log ${a.store.log.value.length}:`, a.store.view.value!.outcome);
+    console.log(
+      `game over after ${steps} actions, seq ${a.store.seq.value}, log ${a.store.log.value.length}:`,
+      a.store.view.value!.outcome,
+    );
     // rematch: both ask, a fresh welcome starts game 2 with the sides swapped and a fresh log
     expect(a.store.rematch()).toBe(true);
     await until(() => b.store.room.value!.rematch_requested.some(Boolean));
     expect(b.store.rematch()).toBe(true);
-    await until(() => [a, b, w].every((s) => s.store.room.value!.game_number === 2 && s.store.view.value!.phase === "character_choice"));
+    await until(() =>
+      [a, b, w].every((s) => s.store.room.value!.game_number === 2 && s.store.view.value!.phase === "character_choice"),
+    );
     expect(a.store.me.value).toBe("imperial");
     expect(b.store.me.value).toBe("rebel");
     expect(a.store.log.value.some((e) => e.type === "game_over")).toBe(false);

@@ -1,6 +1,6 @@
 import { render } from "preact";
-import { defaultStorage } from "./net/env";
 import { initLanguage } from "./i18n";
+import { defaultStorage } from "./net/env";
 import { App } from "./ui/App";
 import "./ui/styles.css";
 

@@ -4,8 +4,7 @@ import { render } from "preact";
 import { act } from "preact/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { setLanguage } from "../src/i18n";
-import { FakeSocket } from "./fakes";
-import { makeView, PRESENCE, welcome } from "./fakes";
+import { FakeSocket, makeView, PRESENCE, welcome } from "./fakes";
 
 let sockets: FakeSocket[] = [];
 let root: HTMLElement;
@@ -51,14 +50,24 @@ describe("App", () => {
     expect(sockets[0]!.url).toMatch(/\/ws\/Room2$/);
     act(() => sockets[0]!.serverOpen());
     expect(sockets[0]!.sent[0]).toEqual({ type: "hello", version: 1, token: "tok2", last_seq: null });
-    const lonely = { ...PRESENCE, seats: [PRESENCE.seats[0], { taken: false, connected: false, claim_in_seconds: null }] as typeof PRESENCE.seats };
+    const lonely = {
+      ...PRESENCE,
+      seats: [PRESENCE.seats[0], { taken: false, connected: false, claim_in_seconds: null }] as typeof PRESENCE.seats,
+    };
     const w = welcome(0, makeView({ phase: "character_choice", turn: null }));
     act(() => sockets[0]!.serverSend({ ...w, presence: lonely } as typeof w));
     expect(root.textContent).toContain("Waiting for your opponent");
     expect((root.querySelector("input[readonly]") as HTMLInputElement).value).toContain("/r/Room2/join#sec");
     act(() => sockets[0]!.serverSend({ type: "presence", presence: PRESENCE }));
     expect(root.textContent).toContain("Choose 4 characters");
-    act(() => sockets[0]!.serverSend({ type: "update", seq: 1, view: makeView({ legal_actions: [{ type: "play_card" }] }), events: [] }));
+    act(() =>
+      sockets[0]!.serverSend({
+        type: "update",
+        seq: 1,
+        view: makeView({ legal_actions: [{ type: "play_card" }] }),
+        events: [],
+      }),
+    );
     const play = [...root.querySelectorAll("button")].find((b) => b.textContent === "Play top card")!;
     act(() => play.click());
     expect(sockets[0]!.last()).toMatchObject({ type: "action", based_on: 1, action: { type: "play_card" } });
@@ -70,7 +79,10 @@ describe("App", () => {
     await mountAt("/r/Room4");
     act(() => sockets[0]!.serverOpen());
     act(() => sockets[0]!.serverSend(welcome(5)));
-    const away = { ...PRESENCE, seats: [PRESENCE.seats[0], { taken: true, connected: false, claim_in_seconds: 0 }] as typeof PRESENCE.seats };
+    const away = {
+      ...PRESENCE,
+      seats: [PRESENCE.seats[0], { taken: true, connected: false, claim_in_seconds: 0 }] as typeof PRESENCE.seats,
+    };
     act(() => sockets[0]!.serverSend({ type: "presence", presence: away }));
     expect(root.textContent).toContain("Imperial: away");
     const claim = [...root.querySelectorAll("button")].find((b) => b.textContent === "Claim the win")!;

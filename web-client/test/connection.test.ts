@@ -116,7 +116,13 @@ describe("backoff", () => {
     vi.useFakeTimers();
     try {
       const sockets = new FakeSockets();
-      const conn = new Connection({ url: "ws://x", token: "t", socketFactory: sockets.factory, clock: realClock, random: () => 0 });
+      const conn = new Connection({
+        url: "ws://x",
+        token: "t",
+        socketFactory: sockets.factory,
+        clock: realClock,
+        random: () => 0,
+      });
       conn.start();
       sockets.current.serverClose();
       vi.advanceTimersByTime(249);
@@ -214,7 +220,12 @@ describe("seq and actions", () => {
     clock.advance(DEFAULT_BACKOFF.maxMs);
     sockets.current.serverOpen();
     sockets.current.serverSend(welcome(10));
-    expect(sockets.current.last()).toEqual({ type: "action", based_on: 10, action_id: id, action: { type: "play_card" } });
+    expect(sockets.current.last()).toEqual({
+      type: "action",
+      based_on: 10,
+      action_id: id,
+      action: { type: "play_card" },
+    });
     expect(conn.inFlight.has(id)).toBe(true);
   });
 

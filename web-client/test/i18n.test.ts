@@ -1,14 +1,33 @@
 import { describe, expect, it } from "vitest";
-import { CARDS, EVENTS, REBEL_CHARACTERS, IMPERIAL_CHARACTERS, STRATEGIES } from "../src/data/cards";
-import { MemoryStorage } from "../src/net/env";
-import type { LogEntry } from "../src/net/protocol";
-import { detectLanguage, initLanguage, lang, LANGS, logLine, MESSAGES, setLanguage, t, cardName, strategyName, eventName, powerText, strategyText, effectText } from "../src/i18n";
+import { CARDS, EVENTS, IMPERIAL_CHARACTERS, REBEL_CHARACTERS, STRATEGIES } from "../src/data/cards";
+import {
+  cardName,
+  detectLanguage,
+  effectText,
+  eventName,
+  initLanguage,
+  LANGS,
+  lang,
+  logLine,
+  MESSAGES,
+  powerText,
+  setLanguage,
+  strategyName,
+  strategyText,
+  t,
+} from "../src/i18n";
 import { en } from "../src/i18n/en";
 import { RULES_SUMMARY } from "../src/i18n/rules";
+import { MemoryStorage } from "../src/net/env";
+import type { LogEntry } from "../src/net/protocol";
 
 describe("i18n", () => {
   it("every language has every key, non-empty, with the same {params}", () => {
-    const params = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort().join(",");
+    const params = (s: string) =>
+      [...s.matchAll(/\{(\w+)\}/g)]
+        .map((m) => m[1])
+        .sort()
+        .join(",");
     for (const { id } of LANGS) {
       const m = MESSAGES[id];
       expect(Object.keys(m).sort()).toEqual(Object.keys(en).sort());
@@ -84,7 +103,8 @@ describe("i18n", () => {
   it("has a power text for every card kind and character, every strategy and effect", () => {
     for (const l of ["en", "zh-Hant", "ja"] as const) {
       setLanguage(l);
-      for (const c of [...REBEL_CHARACTERS, ...IMPERIAL_CHARACTERS, "military", "diplomacy", "recon", "the_force"]) expect(powerText(c), c).not.toBe("");
+      for (const c of [...REBEL_CHARACTERS, ...IMPERIAL_CHARACTERS, "military", "diplomacy", "recon", "the_force"])
+        expect(powerText(c), c).not.toBe("");
       for (const s of STRATEGIES) expect(strategyText(s)).not.toBe("");
       expect(effectText("ban_recon")).not.toBe("ban_recon");
     }

@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
 import { encode } from "uqr";
+import { describe, expect, it } from "vitest";
 import { qrModules } from "../src/ui/QrCode";
 
 describe("QR code of a link", () => {

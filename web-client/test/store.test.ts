@@ -35,7 +35,14 @@ describe("derived helpers", () => {
     v.rebel.capacity_left = 2;
     expect(capacityLeft(v, "rebel")).toBe(2);
     expect(waitingFor(v)).toBe("imperial");
-    v.pending = { owner: "rebel", source: { kind: "strategy", strategy: "support" }, step: { step: "add_reserve_character" }, options: null, seen_cards: null, seen_events: null };
+    v.pending = {
+      owner: "rebel",
+      source: { kind: "strategy", strategy: "support" },
+      step: { step: "add_reserve_character" },
+      options: null,
+      seen_cards: null,
+      seen_events: null,
+    };
     expect(waitingFor(v)).toBe("rebel");
     expect(waitingFor(makeView({ phase: "planning", turn: null }))).toBeNull();
   });
@@ -80,7 +87,13 @@ describe("derived helpers", () => {
   it("matches a selection of cards to an offered option, order-free", () => {
     const opts = [
       { kind: "cards" as const, cards: [] },
-      { kind: "cards" as const, cards: [{ owner: "imperial" as const, card: "IG-88" }, { owner: "imperial" as const, card: "Recon 2" }] },
+      {
+        kind: "cards" as const,
+        cards: [
+          { owner: "imperial" as const, card: "IG-88" },
+          { owner: "imperial" as const, card: "Recon 2" },
+        ],
+      },
     ];
     expect(matchCardsOption(opts, ["imperial:Recon 2", "imperial:IG-88"])).toBe(opts[1]);
     expect(matchCardsOption(opts, [])).toBe(opts[0]);
@@ -105,7 +118,8 @@ describe("derived helpers", () => {
   it("character choice: pool and matching against the legal actions", () => {
     const chars = ["Chewbacca", "Han Solo", "Lando Calrissian", "Leia Organa", "Luke Skywalker"];
     const legal: Action[] = [];
-    for (let skip = 0; skip < chars.length; skip++) legal.push({ type: "choose_characters", characters: chars.filter((_, i) => i !== skip) });
+    for (let skip = 0; skip < chars.length; skip++)
+      legal.push({ type: "choose_characters", characters: chars.filter((_, i) => i !== skip) });
     const v = makeView({ phase: "character_choice", legal_actions: legal });
     expect(characterPool(v)).toEqual(chars);
     expect(matchCharacterChoice(v, ["Luke Skywalker", "Han Solo", "Chewbacca", "Leia Organa"])).toEqual(legal[2]);
@@ -129,7 +143,14 @@ describe("derived helpers", () => {
 function wired() {
   const sockets = new FakeSockets();
   const clock = new FakeClock();
-  const conn = new Connection({ url: "ws://t", token: "tok", socketFactory: sockets.factory, clock, random: () => 0, idPrefix: "x" });
+  const conn = new Connection({
+    url: "ws://t",
+    token: "tok",
+    socketFactory: sockets.factory,
+    clock,
+    random: () => 0,
+    idPrefix: "x",
+  });
   const store = new GameStore(() => clock.now());
   store.attach(conn);
   conn.start();
@@ -140,7 +161,10 @@ function wired() {
 describe("GameStore", () => {
   it("fills room, role, view, presence and the log from the welcome", () => {
     const { sockets, store } = wired();
-    const v: View = makeView({ log: [{ type: "passed", faction: "imperial" }], legal_actions: [{ type: "play_card" }] });
+    const v: View = makeView({
+      log: [{ type: "passed", faction: "imperial" }],
+      legal_actions: [{ type: "play_card" }],
+    });
     sockets.current.serverSend(welcome(5, v));
     expect(store.status.value).toBe("ready");
     expect(store.me.value).toBe("rebel");
@@ -153,7 +177,12 @@ describe("GameStore", () => {
   it("appends update events and missed entries on resume", () => {
     const { sockets, clock, store } = wired();
     sockets.current.serverSend(welcome(5));
-    sockets.current.serverSend({ type: "update", seq: 6, view: makeView(), events: [{ type: "card_played", faction: "rebel", card: "Yoda" }] });
+    sockets.current.serverSend({
+      type: "update",
+      seq: 6,
+      view: makeView(),
+      events: [{ type: "card_played", faction: "rebel", card: "Yoda" }],
+    });
     expect(store.log.value.length).toBe(1);
     sockets.current.serverClose();
     clock.advance(1000);
@@ -178,8 +207,16 @@ describe("GameStore", () => {
   it("a rematch welcome (next game) starts a fresh log", () => {
     const { sockets, store } = wired();
     sockets.current.serverSend(welcome(5));
-    sockets.current.serverSend({ type: "update", seq: 6, view: makeView(), events: [{ type: "passed", faction: "rebel" }] });
-    const next = welcome(7, makeView({ phase: "character_choice", log: [{ type: "game_started", mode: "full", balance: "rebel" }] }));
+    sockets.current.serverSend({
+      type: "update",
+      seq: 6,
+      view: makeView(),
+      events: [{ type: "passed", faction: "rebel" }],
+    });
+    const next = welcome(
+      7,
+      makeView({ phase: "character_choice", log: [{ type: "game_started", mode: "full", balance: "rebel" }] }),
+    );
     if (next.type === "welcome") next.room = { ...next.room, game_number: 2 };
     sockets.current.serverSend(next);
     expect(store.log.value.map((e) => e.type)).toEqual(["game_started"]);
@@ -214,7 +251,13 @@ describe("GameStore", () => {
     sockets.current.serverSend(welcome(5));
     sockets.current.serverSend({
       type: "presence",
-      presence: { seats: [{ taken: true, connected: true, claim_in_seconds: null }, { taken: true, connected: false, claim_in_seconds: 120 }], spectators: 2 },
+      presence: {
+        seats: [
+          { taken: true, connected: true, claim_in_seconds: null },
+          { taken: true, connected: false, claim_in_seconds: 120 },
+        ],
+        spectators: 2,
+      },
     });
     expect(store.presence.value?.spectators).toBe(2);
     expect(store.opponentSeat.value).toMatchObject({ connected: false, claim_in_seconds: 120 });

@@ -5,13 +5,13 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { setLanguage } from "../src/i18n";
 import type { Action, View } from "../src/net/protocol";
 import { GameStore } from "../src/state/store";
+import { CardDetail, inspected } from "../src/ui/CardDetail";
 import { CharacterChoice } from "../src/ui/CharacterChoice";
+import { awardLines } from "../src/ui/Event";
 import { GameOver } from "../src/ui/GameOver";
 import { Landing } from "../src/ui/Landing";
 import { PendingPanel } from "../src/ui/PendingPanel";
 import { Planning } from "../src/ui/Planning";
-import { CardDetail, inspected } from "../src/ui/CardDetail";
-import { awardLines } from "../src/ui/Event";
 import { Table } from "../src/ui/Table";
 import { makeView, welcome } from "./fakes";
 
@@ -68,7 +68,9 @@ describe("UI", () => {
 
   it("on our turn the first action gets the focus when the page has none (keyboard play)", () => {
     (document.activeElement as HTMLElement | null)?.blur();
-    act(() => render(<Table store={storeWith(makeView({ legal_actions: [{ type: "play_card" }, { type: "pass" }] }))} />, root));
+    act(() =>
+      render(<Table store={storeWith(makeView({ legal_actions: [{ type: "play_card" }, { type: "pass" }] }))} />, root),
+    );
     expect(document.activeElement?.textContent).toBe("Play top card");
     // focus somewhere else on the page is left alone
     render(null, root);
@@ -88,7 +90,16 @@ describe("UI", () => {
   });
 
   it("character choice enables confirm only for a legal set of 4", () => {
-    const chars = ["Chewbacca", "Han Solo", "Lando Calrissian", "Leia Organa", "Luke Skywalker", "Obi-Wan Kenobi", "R2-D2 and C-3PO", "Yoda"];
+    const chars = [
+      "Chewbacca",
+      "Han Solo",
+      "Lando Calrissian",
+      "Leia Organa",
+      "Luke Skywalker",
+      "Obi-Wan Kenobi",
+      "R2-D2 and C-3PO",
+      "Yoda",
+    ];
     const legal: Action[] = [];
     for (let m = 0; m < 256; m++) {
       const pick = chars.filter((_, i) => m & (1 << i));
@@ -138,7 +149,10 @@ describe("UI", () => {
           { kind: "cards", cards: [{ owner: "imperial", card: "Darth Vader" }] },
           { kind: "cards", cards: [{ owner: "imperial", card: "Military 5" }] },
         ],
-        seen_cards: [{ owner: "imperial", card: "Darth Vader" }, { owner: "imperial", card: "Military 5" }],
+        seen_cards: [
+          { owner: "imperial", card: "Darth Vader" },
+          { owner: "imperial", card: "Military 5" },
+        ],
         seen_events: null,
       },
     });
@@ -153,7 +167,9 @@ describe("UI", () => {
     act(() => radios[1]!.click());
     const confirm = [...root.querySelectorAll("button")].find((b) => b.textContent === "Confirm")!;
     act(() => confirm.click());
-    expect(sent).toEqual([{ type: "answer", choice: { kind: "cards", cards: [{ owner: "imperial", card: "Military 5" }] } }]);
+    expect(sent).toEqual([
+      { type: "answer", choice: { kind: "cards", cards: [{ owner: "imperial", card: "Military 5" }] } },
+    ]);
   });
 
   it("a glowing card on the table selects its answer in the panel", () => {
@@ -175,7 +191,15 @@ describe("UI", () => {
       { card: "Recon 2", ready: false, value: 2 },
     ];
     const store = storeWith(v);
-    act(() => render(<><Table store={store} /><PendingPanel store={store} /></>, root));
+    act(() =>
+      render(
+        <>
+          <Table store={store} />
+          <PendingPanel store={store} />
+        </>,
+        root,
+      ),
+    );
     expect(root.querySelectorAll(".card.target").length).toBe(2);
     const pick = root.querySelector('button[aria-label="Select: Recon 2"]') as HTMLButtonElement;
     act(() => pick.click());
@@ -189,9 +213,20 @@ describe("UI", () => {
       outcome: { winner: "rebel", reason: "victory_points", vp: [7, 3] },
       rounds: [
         {
-          round: 1, event: "Battle of Yavin", objective: 15, strategies: ["support", "deception"], totals_at_reveal: [14, 12],
-          eligible: [true, true], direct_assault: [false, false], totals: [14, 12], bust: [false, false],
-          would_be_winner: "rebel", deception: true, winner: "imperial", reason: "deception", vp_after: [0, 3],
+          round: 1,
+          event: "Battle of Yavin",
+          objective: 15,
+          strategies: ["support", "deception"],
+          totals_at_reveal: [14, 12],
+          eligible: [true, true],
+          direct_assault: [false, false],
+          totals: [14, 12],
+          bust: [false, false],
+          would_be_winner: "rebel",
+          deception: true,
+          winner: "imperial",
+          reason: "deception",
+          vp_after: [0, 3],
         },
       ],
     });
@@ -206,7 +241,15 @@ describe("UI", () => {
     inspected.value = null;
     const v = makeView({ legal_actions: [{ type: "pass" }] });
     v.imperial.play_area = [{ card: "Darth Vader", ready: false, value: 1 }];
-    act(() => render(<><Table store={storeWith(v)} /><CardDetail view={v} /></>, root));
+    act(() =>
+      render(
+        <>
+          <Table store={storeWith(v)} />
+          <CardDetail view={v} />
+        </>,
+        root,
+      ),
+    );
     const card = root.querySelector<HTMLElement>('.card[role="button"]')!;
     expect(card.getAttribute("tabindex")).toBe("0");
     expect(root.querySelector("aside.card-detail")).toBeNull();
@@ -235,15 +278,27 @@ describe("UI", () => {
 
   it("dominance says what the winner takes, a losing Bureaucracy, or the event going under the deck", () => {
     const base = {
-      round: 2, event: "Battle of Hoth", objective: 17, strategies: ["support", "bureaucracy"] as View["rounds"][number]["strategies"],
-      totals_at_reveal: [14, 12] as [number, number], eligible: [true, true] as [boolean, boolean],
-      direct_assault: [false, false] as [boolean, boolean], totals: [14, 12] as [number, number], bust: [false, false] as [boolean, boolean],
-      would_be_winner: "rebel" as const, deception: false, winner: "rebel" as const, reason: "higher_total" as const, vp_after: [2, 0] as [number, number],
+      round: 2,
+      event: "Battle of Hoth",
+      objective: 17,
+      strategies: ["support", "bureaucracy"] as View["rounds"][number]["strategies"],
+      totals_at_reveal: [14, 12] as [number, number],
+      eligible: [true, true] as [boolean, boolean],
+      direct_assault: [false, false] as [boolean, boolean],
+      totals: [14, 12] as [number, number],
+      bust: [false, false] as [boolean, boolean],
+      would_be_winner: "rebel" as const,
+      deception: false,
+      winner: "rebel" as const,
+      reason: "higher_total" as const,
+      vp_after: [2, 0] as [number, number],
     };
     const lines = awardLines(base);
     expect(lines[0]).toMatch(/^Rebel takes Battle of Hoth: \+\d VP, \+\d influence$/);
     expect(lines).toContain("Imperial lost with Bureaucracy: +2 influence");
-    expect(awardLines({ ...base, eligible: [true, false] })).not.toContain("Imperial lost with Bureaucracy: +2 influence");
+    expect(awardLines({ ...base, eligible: [true, false] })).not.toContain(
+      "Imperial lost with Bureaucracy: +2 influence",
+    );
     expect(awardLines({ ...base, winner: null, reason: null, would_be_winner: null })).toEqual([
       "The event goes face down to the bottom of the event deck.",
     ]);

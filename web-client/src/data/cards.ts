@@ -16,11 +16,27 @@ export interface CardInfo {
   faction?: Faction;
 }
 
+interface RawCard {
+  name: string;
+  power: string;
+  ready_value: number;
+  exhausted_value: number;
+}
+interface RawEvent {
+  name: string;
+  capacity: number;
+  objective: number;
+  vp: number;
+  influence: number;
+  effect: string;
+}
 
-interface RawCard { name: string; power: string; ready_value: number; exhausted_value: number }
-interface RawEvent { name: string; capacity: number; objective: number; vp: number; influence: number; effect: string }
-
-const KINDS: Record<string, CardKind> = { military: "military", diplomacy: "diplomacy", recon: "recon", the_force: "the_force" };
+const KINDS: Record<string, CardKind> = {
+  military: "military",
+  diplomacy: "diplomacy",
+  recon: "recon",
+  the_force: "the_force",
+};
 
 const basicCards: CardInfo[] = (data.basic_cards as RawCard[]).map((c) => ({
   name: c.name,
@@ -30,7 +46,13 @@ const basicCards: CardInfo[] = (data.basic_cards as RawCard[]).map((c) => ({
 }));
 
 const characters = (f: Faction): CardInfo[] =>
-  (data.characters[f] as RawCard[]).map((c) => ({ name: c.name, kind: "character", ready: c.ready_value, exhausted: c.exhausted_value, faction: f }));
+  (data.characters[f] as RawCard[]).map((c) => ({
+    name: c.name,
+    kind: "character",
+    ready: c.ready_value,
+    exhausted: c.exhausted_value,
+    faction: f,
+  }));
 
 export const REBEL_CHARACTERS: readonly string[] = characters("rebel").map((c) => c.name);
 export const IMPERIAL_CHARACTERS: readonly string[] = characters("imperial").map((c) => c.name);
@@ -38,7 +60,14 @@ export const IMPERIAL_CHARACTERS: readonly string[] = characters("imperial").map
 /** All 32 card names in catalog order (basic cards first), as the server orders sets. */
 export const CARDS: CardInfo[] = [...basicCards, ...characters("rebel"), ...characters("imperial")];
 
-export interface EventInfo { name: string; capacity: number; objective: number; vp: number; influence: number; effect: string }
+export interface EventInfo {
+  name: string;
+  capacity: number;
+  objective: number;
+  vp: number;
+  influence: number;
+  effect: string;
+}
 export const EVENT_INFO: EventInfo[] = (data.events as RawEvent[]).map((e) => ({ ...e }));
 export const TUTORIAL_EVENT: string = data.tutorial_event;
 

@@ -6,7 +6,7 @@ import { en, type MessageKey, type Messages } from "./en";
 import { errorText } from "./errors";
 import { ja } from "./ja";
 import { describeLog } from "./log";
-import { nameIn, strategyIn, type Lang } from "./names";
+import { type Lang, nameIn, strategyIn } from "./names";
 import { EFFECT_TEXT, POWERS, STRATEGY_TEXT } from "./powers";
 import { zhHant } from "./zhHant";
 
@@ -78,7 +78,13 @@ export const effectText = (e: string): string => EFFECT_TEXT[e]?.[lang.value] ??
 export const errorMessage = (code: string, fallback = ""): string => errorText(lang.value, code, fallback);
 
 export function logLine(e: LogEntry): string {
-  return describeLog(lang.value, e, { side: sideName, card: cardName, event: eventName, strategy: strategyName, modifier: modifierName });
+  return describeLog(lang.value, e, {
+    side: sideName,
+    card: cardName,
+    event: eventName,
+    strategy: strategyName,
+    modifier: modifierName,
+  });
 }
 
 /** Localized separators: ": " / "：", ", " / "、". */
@@ -87,7 +93,11 @@ export const listOf = (items: string[]): string => items.join(t("sep.list"));
 
 /** A planning modifier by the card that sets it. */
 export const modifierName = (m: string): string =>
-  m === "infiltrated" ? strategyName("infiltration") : m === "diversion" ? eventName("Create a Diversion") : eventName("Locate the Rebel Base");
+  m === "infiltrated"
+    ? strategyName("infiltration")
+    : m === "diversion"
+      ? eventName("Create a Diversion")
+      : eventName("Locate the Rebel Base");
 
 /** BCP 47 tag for <html lang>. */
 export const htmlLang = computed(() => lang.value);

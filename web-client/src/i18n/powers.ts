@@ -4,50 +4,194 @@ import type { Lang } from "./names";
 type T = Record<Lang, string>;
 
 export const POWERS: Record<string, T> = {
-  military: { en: "Discard a card from the opponent's play area.", "zh-Hant": "棄掉對手遊戲區域的一張卡牌。", ja: "相手のプレイ・エリアのカードを1枚捨てる。" },
-  diplomacy: { en: "Discard a card from your own play area.", "zh-Hant": "棄掉你遊戲區域的一張卡牌。", ja: "自分のプレイ・エリアのカードを1枚捨てる。" },
-  recon: { en: "Look at the top 2 cards of a deck: discard one, put one back.", "zh-Hant": "查看一個資源牌堆頂 2 張：棄掉一張，另一張放回。", ja: "デッキの上2枚を見て、1枚を捨て1枚を戻す。" },
-  the_force: { en: "Exhaust a ready card in either play area; its power does not resolve.", "zh-Hant": "橫置任一遊戲區域一張豎置的卡牌，其能力不生效。", ja: "準備中のカード1枚を疲弊させる（パワーは解決しない）。" },
-  Chewbacca: { en: "Exhaust up to 2 ready opposing cards; their powers do not resolve.", "zh-Hant": "橫置對手至多 2 張豎置的卡牌，其能力不生效。", ja: "相手の準備中のカードを2枚まで疲弊させる。" },
-  "Han Solo": { en: "Search your deck for a card and put it into play; shuffle.", "zh-Hant": "從資源牌堆找一張卡牌放入遊戲區域，然後洗牌。", ja: "デッキからカードを1枚探してプレイ・エリアに置き、混ぜる。" },
-  "Lando Calrissian": { en: "Discard any of your cards, then play that many from your deck.", "zh-Hant": "棄掉你任意張卡牌，再從牌堆打出同樣張數。", ja: "自分のカードを好きな枚数捨て、同じ枚数をデッキからプレイ。" },
-  "Leia Organa": { en: "Put a reserve character into play, or shuffle it into your deck.", "zh-Hant": "將儲備堆的角色放入遊戲區域，或洗入資源牌堆。", ja: "予備のキャラクターをプレイ・エリアに置くか、デッキに混ぜる。" },
-  "Luke Skywalker": { en: "Discard one of your cards, one of the opponent's, or both.", "zh-Hant": "棄掉你的一張、對手的一張，或各一張。", ja: "自分のカード1枚、相手のカード1枚、または両方を捨てる。" },
-  "Obi-Wan Kenobi": { en: "Put a card from your discard pile into play.", "zh-Hant": "將你棄牌堆的一張卡牌放入遊戲區域。", ja: "自分の捨て札からカードを1枚プレイ・エリアに置く。" },
-  "R2-D2 and C-3PO": { en: "Discard your chosen strategy and secretly choose a new one.", "zh-Hant": "棄掉你本回合的戰略牌，秘密選擇新的一張。", ja: "自分の戦略カードを捨て、新しい戦略を秘密裏に選ぶ。" },
+  military: {
+    en: "Discard a card from the opponent's play area.",
+    "zh-Hant": "棄掉對手遊戲區域的一張卡牌。",
+    ja: "相手のプレイ・エリアのカードを1枚捨てる。",
+  },
+  diplomacy: {
+    en: "Discard a card from your own play area.",
+    "zh-Hant": "棄掉你遊戲區域的一張卡牌。",
+    ja: "自分のプレイ・エリアのカードを1枚捨てる。",
+  },
+  recon: {
+    en: "Look at the top 2 cards of a deck: discard one, put one back.",
+    "zh-Hant": "查看一個資源牌堆頂 2 張：棄掉一張，另一張放回。",
+    ja: "デッキの上2枚を見て、1枚を捨て1枚を戻す。",
+  },
+  the_force: {
+    en: "Exhaust a ready card in either play area; its power does not resolve.",
+    "zh-Hant": "橫置任一遊戲區域一張豎置的卡牌，其能力不生效。",
+    ja: "準備中のカード1枚を疲弊させる（パワーは解決しない）。",
+  },
+  Chewbacca: {
+    en: "Exhaust up to 2 ready opposing cards; their powers do not resolve.",
+    "zh-Hant": "橫置對手至多 2 張豎置的卡牌，其能力不生效。",
+    ja: "相手の準備中のカードを2枚まで疲弊させる。",
+  },
+  "Han Solo": {
+    en: "Search your deck for a card and put it into play; shuffle.",
+    "zh-Hant": "從資源牌堆找一張卡牌放入遊戲區域，然後洗牌。",
+    ja: "デッキからカードを1枚探してプレイ・エリアに置き、混ぜる。",
+  },
+  "Lando Calrissian": {
+    en: "Discard any of your cards, then play that many from your deck.",
+    "zh-Hant": "棄掉你任意張卡牌，再從牌堆打出同樣張數。",
+    ja: "自分のカードを好きな枚数捨て、同じ枚数をデッキからプレイ。",
+  },
+  "Leia Organa": {
+    en: "Put a reserve character into play, or shuffle it into your deck.",
+    "zh-Hant": "將儲備堆的角色放入遊戲區域，或洗入資源牌堆。",
+    ja: "予備のキャラクターをプレイ・エリアに置くか、デッキに混ぜる。",
+  },
+  "Luke Skywalker": {
+    en: "Discard one of your cards, one of the opponent's, or both.",
+    "zh-Hant": "棄掉你的一張、對手的一張，或各一張。",
+    ja: "自分のカード1枚、相手のカード1枚、または両方を捨てる。",
+  },
+  "Obi-Wan Kenobi": {
+    en: "Put a card from your discard pile into play.",
+    "zh-Hant": "將你棄牌堆的一張卡牌放入遊戲區域。",
+    ja: "自分の捨て札からカードを1枚プレイ・エリアに置く。",
+  },
+  "R2-D2 and C-3PO": {
+    en: "Discard your chosen strategy and secretly choose a new one.",
+    "zh-Hant": "棄掉你本回合的戰略牌，秘密選擇新的一張。",
+    ja: "自分の戦略カードを捨て、新しい戦略を秘密裏に選ぶ。",
+  },
   Yoda: { en: "Gain 1 influence.", "zh-Hant": "獲得 1 影響力。", ja: "影響力を1得る。" },
-  "Admiral Piett": { en: "Put a card from either discard pile on top of its owner's deck.", "zh-Hant": "將任一棄牌堆的一張卡牌放到其擁有者牌堆頂。", ja: "捨て札のカード1枚を持ち主のデッキの一番上に置く。" },
-  "Boba Fett": { en: "Discard an opposing card, exhaust a ready card, or both.", "zh-Hant": "棄掉對手一張卡牌、橫置一張豎置的卡牌，或兩者皆做。", ja: "相手のカードを1枚捨てる、カード1枚を疲弊させる、または両方。" },
-  "Darth Vader": { en: "Discard an exhausted card; a character goes to the reserve.", "zh-Hant": "棄掉一張已橫置的卡牌；角色改放儲備堆。", ja: "疲弊したカードを1枚捨てる（キャラクターは予備へ）。" },
-  "Emperor Palpatine": { en: "The opponent discards their strategy and chooses a new one.", "zh-Hant": "對手棄掉本回合的戰略牌並重新選擇。", ja: "相手は戦略カードを捨て、新しく選び直す。" },
-  "General Veers": { en: "Discard your top card; discard opposing cards worth less than it.", "zh-Hant": "棄掉你的牌堆頂；棄掉對手點數比它低的卡牌。", ja: "デッキの一番上を捨て、それより値の低い相手のカードを捨てる。" },
-  "Grand Moff Tarkin": { en: "The opponent loses 2 influence.", "zh-Hant": "對手失去 2 影響力。", ja: "相手は影響力を2失う。" },
-  "IG-88": { en: "Pick 2 cards from a deck: discard one, the other goes on top.", "zh-Hant": "從一個牌堆挑 2 張：棄掉一張，另一張放在牌堆頂。", ja: "デッキから2枚選び、1枚を捨て1枚を一番上に置く。" },
-  "Jabba the Hutt": { en: "See your top card; you may discard a card, then play it.", "zh-Hant": "查看你的牌堆頂；可棄一張卡牌，再打出它。", ja: "デッキの一番上を見る。カードを1枚捨て、それをプレイしてもよい。" },
+  "Admiral Piett": {
+    en: "Put a card from either discard pile on top of its owner's deck.",
+    "zh-Hant": "將任一棄牌堆的一張卡牌放到其擁有者牌堆頂。",
+    ja: "捨て札のカード1枚を持ち主のデッキの一番上に置く。",
+  },
+  "Boba Fett": {
+    en: "Discard an opposing card, exhaust a ready card, or both.",
+    "zh-Hant": "棄掉對手一張卡牌、橫置一張豎置的卡牌，或兩者皆做。",
+    ja: "相手のカードを1枚捨てる、カード1枚を疲弊させる、または両方。",
+  },
+  "Darth Vader": {
+    en: "Discard an exhausted card; a character goes to the reserve.",
+    "zh-Hant": "棄掉一張已橫置的卡牌；角色改放儲備堆。",
+    ja: "疲弊したカードを1枚捨てる（キャラクターは予備へ）。",
+  },
+  "Emperor Palpatine": {
+    en: "The opponent discards their strategy and chooses a new one.",
+    "zh-Hant": "對手棄掉本回合的戰略牌並重新選擇。",
+    ja: "相手は戦略カードを捨て、新しく選び直す。",
+  },
+  "General Veers": {
+    en: "Discard your top card; discard opposing cards worth less than it.",
+    "zh-Hant": "棄掉你的牌堆頂；棄掉對手點數比它低的卡牌。",
+    ja: "デッキの一番上を捨て、それより値の低い相手のカードを捨てる。",
+  },
+  "Grand Moff Tarkin": {
+    en: "The opponent loses 2 influence.",
+    "zh-Hant": "對手失去 2 影響力。",
+    ja: "相手は影響力を2失う。",
+  },
+  "IG-88": {
+    en: "Pick 2 cards from a deck: discard one, the other goes on top.",
+    "zh-Hant": "從一個牌堆挑 2 張：棄掉一張，另一張放在牌堆頂。",
+    ja: "デッキから2枚選び、1枚を捨て1枚を一番上に置く。",
+  },
+  "Jabba the Hutt": {
+    en: "See your top card; you may discard a card, then play it.",
+    "zh-Hant": "查看你的牌堆頂；可棄一張卡牌，再打出它。",
+    ja: "デッキの一番上を見る。カードを1枚捨て、それをプレイしてもよい。",
+  },
 };
 
 export const STRATEGY_TEXT: Record<string, T> = {
-  deception: { en: "If neither is bust, the would-be loser wins instead.", "zh-Hant": "若雙方都未爆掉，原本落敗的一方反而獲勝。", ja: "どちらもバーストしていなければ、敗者が代わりに勝つ。" },
+  deception: {
+    en: "If neither is bust, the would-be loser wins instead.",
+    "zh-Hant": "若雙方都未爆掉，原本落敗的一方反而獲勝。",
+    ja: "どちらもバーストしていなければ、敗者が代わりに勝つ。",
+  },
   direct_assault: { en: "Add 2 to your total.", "zh-Hant": "你的總資源點數 +2。", ja: "総リソース値に2を加える。" },
-  infiltration: { en: "Next round you choose the opponent's strategy.", "zh-Hant": "下回合由你選擇對手的戰略牌。", ja: "次のラウンド、相手の戦略カードをあなたが選ぶ。" },
-  bureaucracy: { en: "If you lose the round, gain 2 influence.", "zh-Hant": "若你在本回合落敗，獲得 2 影響力。", ja: "このラウンドに負けたら影響力を2得る。" },
-  support: { en: "You may shuffle a reserve character into your deck.", "zh-Hant": "你可以將儲備堆的一個角色洗入資源牌堆。", ja: "予備のキャラクター1枚をデッキに混ぜてもよい。" },
+  infiltration: {
+    en: "Next round you choose the opponent's strategy.",
+    "zh-Hant": "下回合由你選擇對手的戰略牌。",
+    ja: "次のラウンド、相手の戦略カードをあなたが選ぶ。",
+  },
+  bureaucracy: {
+    en: "If you lose the round, gain 2 influence.",
+    "zh-Hant": "若你在本回合落敗，獲得 2 影響力。",
+    ja: "このラウンドに負けたら影響力を2得る。",
+  },
+  support: {
+    en: "You may shuffle a reserve character into your deck.",
+    "zh-Hant": "你可以將儲備堆的一個角色洗入資源牌堆。",
+    ja: "予備のキャラクター1枚をデッキに混ぜてもよい。",
+  },
 };
 
 export const EFFECT_TEXT: Record<string, T> = {
   none: { en: "No effect.", "zh-Hant": "沒有效果。", ja: "効果なし。" },
-  ban_diplomacy: { en: "Diplomacy powers do not resolve.", "zh-Hant": "外交的能力不生效。", ja: "外交のパワーは解決しない。" },
+  ban_diplomacy: {
+    en: "Diplomacy powers do not resolve.",
+    "zh-Hant": "外交的能力不生效。",
+    ja: "外交のパワーは解決しない。",
+  },
   ban_recon: { en: "Recon powers do not resolve.", "zh-Hant": "偵察的能力不生效。", ja: "偵察のパワーは解決しない。" },
-  ban_military: { en: "Military powers do not resolve.", "zh-Hant": "軍事的能力不生效。", ja: "軍事のパワーは解決しない。" },
-  ban_the_force: { en: "The Force powers do not resolve.", "zh-Hant": "原力的能力不生效。", ja: "フォースのパワーは解決しない。" },
-  ban_characters_except_luke_and_vader: { en: "Only Luke Skywalker and Darth Vader powers resolve among characters.", "zh-Hant": "角色中只有路克．天行者與達斯．維達的能力生效。", ja: "キャラクターはルーク・スカイウォーカーとダース・ベイダーのパワーだけが解決する。" },
-  loser_loses_two_influence: { en: "The loser loses 2 influence.", "zh-Hant": "落敗方失去 2 影響力。", ja: "敗者は影響力を2失う。" },
-  winner_reorders_top_three_events: { en: "The winner may reorder the top 3 events.", "zh-Hant": "獲勝方可重新排列最上面 3 張事件牌。", ja: "勝者はイベントの上3枚を並べ替えてよい。" },
-  loser_strategy_random_next_round: { en: "Next round the loser's strategy is drawn at random.", "zh-Hant": "下回合落敗方的戰略牌隨機抽出。", ja: "次のラウンド、敗者の戦略はランダムに引かれる。" },
-  winner_discards_loser_unused_strategy: { en: "The winner discards one of the loser's unused strategies.", "zh-Hant": "獲勝方棄掉落敗方一張未使用的戰略牌。", ja: "勝者は敗者の未使用の戦略カードを1枚捨てる。" },
-  loser_moves_character_to_reserve: { en: "The loser moves one of their characters to their reserve.", "zh-Hant": "落敗方將一個角色移到儲備堆。", ja: "敗者はキャラクター1枚を予備に移す。" },
-  winner_moves_character_to_reserve: { en: "The winner moves one of their characters to their reserve.", "zh-Hant": "獲勝方將一個角色移到儲備堆。", ja: "勝者はキャラクター1枚を予備に移す。" },
-  loser_strategy_first_next_round: { en: "Next round the loser chooses and reveals their strategy first.", "zh-Hant": "下回合落敗方先選擇並公開戰略牌。", ja: "次のラウンド、敗者は先に戦略を選んで公開する。" },
-  winner_may_add_reserve_character: { en: "The winner may shuffle a reserve character into their deck.", "zh-Hant": "獲勝方可將儲備堆的一個角色洗入資源牌堆。", ja: "勝者は予備のキャラクター1枚をデッキに混ぜてもよい。" },
-  winner_retrieves_all_strategies: { en: "The winner takes back all their used strategies.", "zh-Hant": "獲勝方取回所有已使用的戰略牌。", ja: "勝者は使用済みの戦略カードをすべて取り戻す。" },
+  ban_military: {
+    en: "Military powers do not resolve.",
+    "zh-Hant": "軍事的能力不生效。",
+    ja: "軍事のパワーは解決しない。",
+  },
+  ban_the_force: {
+    en: "The Force powers do not resolve.",
+    "zh-Hant": "原力的能力不生效。",
+    ja: "フォースのパワーは解決しない。",
+  },
+  ban_characters_except_luke_and_vader: {
+    en: "Only Luke Skywalker and Darth Vader powers resolve among characters.",
+    "zh-Hant": "角色中只有路克．天行者與達斯．維達的能力生效。",
+    ja: "キャラクターはルーク・スカイウォーカーとダース・ベイダーのパワーだけが解決する。",
+  },
+  loser_loses_two_influence: {
+    en: "The loser loses 2 influence.",
+    "zh-Hant": "落敗方失去 2 影響力。",
+    ja: "敗者は影響力を2失う。",
+  },
+  winner_reorders_top_three_events: {
+    en: "The winner may reorder the top 3 events.",
+    "zh-Hant": "獲勝方可重新排列最上面 3 張事件牌。",
+    ja: "勝者はイベントの上3枚を並べ替えてよい。",
+  },
+  loser_strategy_random_next_round: {
+    en: "Next round the loser's strategy is drawn at random.",
+    "zh-Hant": "下回合落敗方的戰略牌隨機抽出。",
+    ja: "次のラウンド、敗者の戦略はランダムに引かれる。",
+  },
+  winner_discards_loser_unused_strategy: {
+    en: "The winner discards one of the loser's unused strategies.",
+    "zh-Hant": "獲勝方棄掉落敗方一張未使用的戰略牌。",
+    ja: "勝者は敗者の未使用の戦略カードを1枚捨てる。",
+  },
+  loser_moves_character_to_reserve: {
+    en: "The loser moves one of their characters to their reserve.",
+    "zh-Hant": "落敗方將一個角色移到儲備堆。",
+    ja: "敗者はキャラクター1枚を予備に移す。",
+  },
+  winner_moves_character_to_reserve: {
+    en: "The winner moves one of their characters to their reserve.",
+    "zh-Hant": "獲勝方將一個角色移到儲備堆。",
+    ja: "勝者はキャラクター1枚を予備に移す。",
+  },
+  loser_strategy_first_next_round: {
+    en: "Next round the loser chooses and reveals their strategy first.",
+    "zh-Hant": "下回合落敗方先選擇並公開戰略牌。",
+    ja: "次のラウンド、敗者は先に戦略を選んで公開する。",
+  },
+  winner_may_add_reserve_character: {
+    en: "The winner may shuffle a reserve character into their deck.",
+    "zh-Hant": "獲勝方可將儲備堆的一個角色洗入資源牌堆。",
+    ja: "勝者は予備のキャラクター1枚をデッキに混ぜてもよい。",
+  },
+  winner_retrieves_all_strategies: {
+    en: "The winner takes back all their used strategies.",
+    "zh-Hant": "獲勝方取回所有已使用的戰略牌。",
+    ja: "勝者は使用済みの戦略カードをすべて取り戻す。",
+  },
 };

@@ -1,6 +1,6 @@
-import { backoffDelay, DEFAULT_BACKOFF, type BackoffOptions } from "./backoff";
-import { OPEN, type Clock, type SocketFactory, type SocketLike, type TimerHandle } from "./env";
-import { FATAL_CODES, PROTOCOL_VERSION, type Action, type ClientMsg, type ServerMsg } from "./protocol";
+import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF } from "./backoff";
+import { type Clock, OPEN, type SocketFactory, type SocketLike, type TimerHandle } from "./env";
+import { type Action, type ClientMsg, FATAL_CODES, PROTOCOL_VERSION, type ServerMsg } from "./protocol";
 
 /** Refusals of a frame the server did not read, so they carry no action_id. */
 const UNATTRIBUTED_REFUSALS = ["rate_limited", "frame_too_large", "bad_message"];

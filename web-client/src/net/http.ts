@@ -16,20 +16,30 @@ export interface JoinedRoom {
 
 /** A refusal from the HTTP API: `{"code", "message"}` plus the status. */
 export class ApiError extends Error {
-  constructor(public status: number, public code: string, message: string) {
+  constructor(
+    public status: number,
+    public code: string,
+    message: string,
+  ) {
     super(message);
     this.name = "ApiError";
   }
 }
 
-export type FetchLike = (input: string, init?: { method?: string; headers?: Record<string, string>; body?: string }) => Promise<{
+export type FetchLike = (
+  input: string,
+  init?: { method?: string; headers?: Record<string, string>; body?: string },
+) => Promise<{
   ok: boolean;
   status: number;
   json(): Promise<unknown>;
 }>;
 
 export class ApiClient {
-  constructor(private fetchFn: FetchLike = (i, init) => globalThis.fetch(i, init), private base = "") {}
+  constructor(
+    private fetchFn: FetchLike = (i, init) => globalThis.fetch(i, init),
+    private base = "",
+  ) {}
 
   private async post<T>(path: string, body: unknown): Promise<T> {
     let res;

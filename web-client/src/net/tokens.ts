@@ -2,7 +2,10 @@ import type { KeyValueStorage } from "./env";
 
 /** Per-room secrets kept in localStorage: the seat token, and the invite link for the creator. */
 export class TokenStore {
-  constructor(private storage: KeyValueStorage, private prefix = "evr.") {}
+  constructor(
+    private storage: KeyValueStorage,
+    private prefix = "evr.",
+  ) {}
 
   private key(kind: string, code: string): string {
     return `${this.prefix}${kind}.${code}`;

@@ -1,7 +1,8 @@
 // Pure helpers over a View: what the UI needs to show the next move. No framework imports.
+
+import { catalogIndex } from "../data/cards";
 import type { Action, CardRef, Choice, Faction, PlayerView, Role, View } from "../net/protocol";
 import { otherFaction } from "../net/protocol";
-import { catalogIndex } from "../data/cards";
 
 export function myFaction(role: Role | null): Faction | null {
   return role && role.role === "seat" ? role.faction : null;
@@ -140,9 +141,8 @@ export function matchCardsOption(options: Choice[], selected: Iterable<string>):
 export function matchCharacterChoice(view: View, chosen: Iterable<string>): Action | null {
   const want = [...chosen].sort().join("|");
   return (
-    view.legal_actions.find(
-      (a) => a.type === "choose_characters" && [...a.characters].sort().join("|") === want,
-    ) ?? null
+    view.legal_actions.find((a) => a.type === "choose_characters" && [...a.characters].sort().join("|") === want) ??
+    null
   );
 }
 
@@ -176,5 +176,9 @@ export function topFaction(role: Role | null): Faction {
 export function optionForCard(options: Choice[], key: string): Choice | null {
   const names = (c: Choice): string[] =>
     c.kind === "cards" ? c.cards.map(refKey) : c.kind === "discard_and_top" ? [refKey(c.discard), refKey(c.top)] : [];
-  return options.find((o) => names(o).length === 1 && names(o)[0] === key) ?? options.find((o) => names(o).includes(key)) ?? null;
+  return (
+    options.find((o) => names(o).length === 1 && names(o)[0] === key) ??
+    options.find((o) => names(o).includes(key)) ??
+    null
+  );
 }

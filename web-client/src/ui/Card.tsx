@@ -2,7 +2,7 @@ import type { ComponentChildren } from "preact";
 import { cardInfo, powerKey } from "../data/cards";
 import { cardName, powerText, sideName, t } from "../i18n";
 import type { Faction } from "../net/protocol";
-import { inspectHandlers, inspected } from "./CardDetail";
+import { inspected, inspectHandlers } from "./CardDetail";
 
 const GLYPH: Record<string, string> = {
   military: "⚔",
@@ -13,8 +13,14 @@ const GLYPH: Record<string, string> = {
 };
 
 export function monogram(name: string): string {
-  const words = name.replace(/[^A-Za-z0-9 -]/g, "").split(/[ -]+/).filter((w) => w && w !== "and" && w !== "the");
-  return words.slice(0, 2).map((w) => w[0]!.toUpperCase()).join("");
+  const words = name
+    .replace(/[^A-Za-z0-9 -]/g, "")
+    .split(/[ -]+/)
+    .filter((w) => w && w !== "and" && w !== "the");
+  return words
+    .slice(0, 2)
+    .map((w) => w[0]!.toUpperCase())
+    .join("");
 }
 
 /** A typographic card: faction colour, type glyph, value top-left, exhausted value bottom-left, power. */
@@ -60,23 +66,42 @@ export function CardFace(props: {
   const open = cur?.pinned === true && cur.name === props.name && cur.owner === props.owner;
   const face = (
     <>
-      <span class="v" aria-hidden="true">{value}</span>
-      <span class="glyph" aria-hidden="true">{isChar ? monogram(props.name) : GLYPH[info.kind]}</span>
-      <span class="name" aria-hidden="true">{cardName(props.name)}</span>
-      {!props.compact && <span class="power" aria-hidden="true">{powerText(powerKey(props.name))}</span>}
-      <span class="xv" aria-hidden="true">{info.exhausted}</span>
+      <span class="v" aria-hidden="true">
+        {value}
+      </span>
+      <span class="glyph" aria-hidden="true">
+        {isChar ? monogram(props.name) : GLYPH[info.kind]}
+      </span>
+      <span class="name" aria-hidden="true">
+        {cardName(props.name)}
+      </span>
+      {!props.compact && (
+        <span class="power" aria-hidden="true">
+          {powerText(powerKey(props.name))}
+        </span>
+      )}
+      <span class="xv" aria-hidden="true">
+        {info.exhausted}
+      </span>
     </>
   );
   return (
     <div class="card-slot" data-exhausted={props.ready === false ? "true" : undefined}>
       {inspectable ? (
-        <div class={cls} role="button" tabIndex={0} aria-label={label} aria-expanded={open}
-          {...inspectHandlers(shown, true)} onKeyDown={(e) => {
+        <div
+          class={cls}
+          role="button"
+          tabIndex={0}
+          aria-label={label}
+          aria-expanded={open}
+          {...inspectHandlers(shown, true)}
+          onKeyDown={(e) => {
             if (e.key === "Enter" || e.key === " ") {
               e.preventDefault();
               (e.currentTarget as HTMLElement).click();
             }
-          }}>
+          }}
+        >
           {face}
         </div>
       ) : (

@@ -65,10 +65,19 @@ export function CardDetail({ view }: { view: View | null }) {
   const kind = info.kind === "character" ? t("card.character") : t(`kind.${info.kind}`);
   const inPlay = view?.[c.owner].play_area.find((p) => p.card === c.name);
   return (
-    <aside class={"card-detail " + c.owner + (c.pinned ? " pinned" : "")} aria-label={t("detail.title")} aria-live="polite">
+    <aside
+      class={"card-detail " + c.owner + (c.pinned ? " pinned" : "")}
+      aria-label={t("detail.title")}
+      aria-live="polite"
+    >
       <h2>
         {local}
-        {lang.value !== "en" && local !== c.name && <span class="muted small" lang="en"> {c.name}</span>}
+        {lang.value !== "en" && local !== c.name && (
+          <span class="muted small" lang="en">
+            {" "}
+            {c.name}
+          </span>
+        )}
       </h2>
       <p class="small">
         {sideName(c.owner)} · {kind}
@@ -76,12 +85,18 @@ export function CardDetail({ view }: { view: View | null }) {
       <p>{t("detail.values", { ready: info.ready, exhausted: info.exhausted })}</p>
       {inPlay && (
         <p>
-          <span class={"state " + (inPlay.ready ? "is-ready" : "is-exhausted")}>{inPlay.ready ? t("card.ready") : t("card.exhausted")}</span>{" "}
-          {t("detail.now")}{colon()}{inPlay.value}
+          <span class={"state " + (inPlay.ready ? "is-ready" : "is-exhausted")}>
+            {inPlay.ready ? t("card.ready") : t("card.exhausted")}
+          </span>{" "}
+          {t("detail.now")}
+          {colon()}
+          {inPlay.value}
         </p>
       )}
       <p class="power-full">
-        <strong>{t("detail.power")}</strong>{colon()}{powerText(powerKey(c.name))}
+        <strong>{t("detail.power")}</strong>
+        {colon()}
+        {powerText(powerKey(c.name))}
       </p>
       {c.pinned && (
         <button type="button" class="close" onClick={() => (inspected.value = null)}>

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { IMPERIAL_CHARACTERS, REBEL_CHARACTERS } from "../data/cards";
-import { cardName, powerText, sideName, t, colon } from "../i18n";
+import { cardName, colon, powerText, sideName, t } from "../i18n";
 import { otherFaction } from "../net/protocol";
 import { characterPool, matchCharacterChoice, playerOf } from "../state/derived";
 import type { GameStore } from "../state/store";
@@ -20,7 +20,9 @@ export function CharacterChoice({ store }: { store: GameStore }) {
         <ul>
           {(["rebel", "imperial"] as const).map((f) => (
             <li key={f}>
-              {sideName(f)}{colon()}{playerOf(view, f).characters_chosen ? t("strategy.chosen") : t("strategy.notChosen")}
+              {sideName(f)}
+              {colon()}
+              {playerOf(view, f).characters_chosen ? t("strategy.chosen") : t("strategy.notChosen")}
             </li>
           ))}
         </ul>
@@ -47,12 +49,16 @@ export function CharacterChoice({ store }: { store: GameStore }) {
       <p class="muted">{opp.characters_chosen ? t("chars.opponentDone") : t("chars.opponentChoosing")}</p>
       {locked ? (
         <>
-          <p class="big" role="status">{t("chars.locked")}</p>
+          <p class="big" role="status">
+            {t("chars.locked")}
+          </p>
           {mine.characters && (
             <div class="secret">
               <span class="badge secret-mark">{t("common.onlyYou")}</span>
               <div class="cards-row">
-                {mine.characters.map((c) => <CardFace key={c} name={c} owner={me} />)}
+                {mine.characters.map((c) => (
+                  <CardFace key={c} name={c} owner={me} />
+                ))}
               </div>
             </div>
           )}
@@ -64,9 +70,15 @@ export function CharacterChoice({ store }: { store: GameStore }) {
               const on = picked.includes(c);
               return (
                 <li key={c}>
-                  <button type="button" class={"pick" + (on ? " on" : "")} aria-pressed={on} onClick={() => toggle(c)}
-                    aria-label={`${cardName(c)}: ${powerText(c)}`} disabled={!on && picked.length >= 4}
-                    {...inspectHandlers({ name: c, owner: me }, false)}>
+                  <button
+                    type="button"
+                    class={"pick" + (on ? " on" : "")}
+                    aria-pressed={on}
+                    onClick={() => toggle(c)}
+                    aria-label={`${cardName(c)}: ${powerText(c)}`}
+                    disabled={!on && picked.length >= 4}
+                    {...inspectHandlers({ name: c, owner: me }, false)}
+                  >
                     <CardFace name={c} owner={me} selected={on} inspectable={false} />
                   </button>
                 </li>
@@ -75,7 +87,12 @@ export function CharacterChoice({ store }: { store: GameStore }) {
           </ul>
           <div class="actionbar">
             <span aria-live="polite">{t("chars.count", { n: picked.length })}</span>
-            <button type="button" class="primary" disabled={!action || store.busy.value} onClick={() => action && store.act(action)}>
+            <button
+              type="button"
+              class="primary"
+              disabled={!action || store.busy.value}
+              onClick={() => action && store.act(action)}
+            >
               {store.busy.value ? t("action.sending") : t("chars.confirm")}
             </button>
           </div>

@@ -1,5 +1,5 @@
 import { EVENT_INFO } from "../data/cards";
-import { effectText, eventName, sideName, strategyName, t, colon } from "../i18n";
+import { colon, effectText, eventName, sideName, strategyName, t } from "../i18n";
 import type { RoundResult, View } from "../net/protocol";
 import { FACTIONS } from "../net/protocol";
 
@@ -15,7 +15,11 @@ export function EventCard({ view }: { view: View }) {
         </span>
       </div>
       <div class="pips" aria-label={t("event.capacity", { n: ev.capacity })} role="img">
-        {Array.from({ length: ev.capacity }, (_, i) => <span key={i} class="hex" aria-hidden="true">⬡</span>)}
+        {Array.from({ length: ev.capacity }, (_, i) => (
+          <span key={i} class="hex" aria-hidden="true">
+            ⬡
+          </span>
+        ))}
         <span class="sr-visible">{t("event.capacity", { n: ev.capacity })}</span>
       </div>
       <p class="rewards">
@@ -24,12 +28,22 @@ export function EventCard({ view }: { view: View }) {
       <p class="effect">{effectText(ev.effect)}</p>
       <p class="meta">
         {t("table.round", { n: view.round })} · {t(`phase.${view.phase}`)}
-        {view.balance && <> · {t("table.balance")}{colon()}<span class={"side-" + view.balance}>{sideName(view.balance)}</span></>}
-        {" · "}{t("event.deck", { n: view.event_deck_size })}
+        {view.balance && (
+          <>
+            {" "}
+            · {t("table.balance")}
+            {colon()}
+            <span class={"side-" + view.balance}>{sideName(view.balance)}</span>
+          </>
+        )}
+        {" · "}
+        {t("event.deck", { n: view.event_deck_size })}
       </p>
       {view.known_next_events.length > 0 && (
         <p class="secret">
-          <span class="badge secret-mark">{t("common.onlyYou")}</span> {t("event.next")}{colon()}{view.known_next_events.map(eventName).join(" → ")}
+          <span class="badge secret-mark">{t("common.onlyYou")}</span> {t("event.next")}
+          {colon()}
+          {view.known_next_events.map(eventName).join(" → ")}
         </p>
       )}
     </section>
@@ -39,7 +53,10 @@ export function EventCard({ view }: { view: View }) {
 /** One line of why the round went the way it did. */
 export function resultLine(r: RoundResult): string {
   if (!r.winner || !r.reason) return t("dominance.noWinner");
-  const why = r.reason === "tie_balance_token" ? t("reason.tie_balance_token", { side: sideName(r.winner) }) : t(`reason.${r.reason}`);
+  const why =
+    r.reason === "tie_balance_token"
+      ? t("reason.tie_balance_token", { side: sideName(r.winner) })
+      : t(`reason.${r.reason}`);
   return `${t("dominance.winner", { side: sideName(r.winner) })} — ${why}`;
 }
 
@@ -51,9 +68,15 @@ export function awardLines(r: RoundResult): string[] {
   const loser = r.winner === "rebel" ? "imperial" : "rebel";
   const li = loser === "rebel" ? 0 : 1;
   const lines = [
-    t("dominance.award", { side: sideName(r.winner), event: eventName(r.event), vp: info?.vp ?? 0, influence: info?.influence ?? 0 }),
+    t("dominance.award", {
+      side: sideName(r.winner),
+      event: eventName(r.event),
+      vp: info?.vp ?? 0,
+      influence: info?.influence ?? 0,
+    }),
   ];
-  if (r.strategies[li] === "bureaucracy" && r.eligible[li]) lines.push(t("dominance.bureaucracy", { side: sideName(loser) }));
+  if (r.strategies[li] === "bureaucracy" && r.eligible[li])
+    lines.push(t("dominance.bureaucracy", { side: sideName(loser) }));
   const wi = 1 - li;
   if (r.vp_after[wi]! < 7 && info && info.effect !== "none" && !info.effect.startsWith("ban_")) {
     lines.push(`${t("dominance.effect")}${colon()}${effectText(info.effect)}`);
@@ -65,7 +88,8 @@ export function RoundSummary({ result }: { result: RoundResult }) {
   return (
     <section class="panel dominance" aria-labelledby={"round-" + result.round}>
       <h3 id={"round-" + result.round}>
-        {t("dominance.title")} · {t("table.round", { n: result.round })} · {eventName(result.event)} ({result.objective})
+        {t("dominance.title")} · {t("table.round", { n: result.round })} · {eventName(result.event)} ({result.objective}
+        )
       </h3>
       <table class="reveal">
         <caption class="sr-only">{t("dominance.revealed")}</caption>
@@ -76,16 +100,26 @@ export function RoundSummary({ result }: { result: RoundResult }) {
               <td class="strategy-flip">{strategyName(result.strategies[i] ?? null)}</td>
               <td>
                 {result.totals_at_reveal[i]}
-                {result.direct_assault[i] && <> {t("dominance.directAssault")} = {result.totals[i]}</>}
+                {result.direct_assault[i] && (
+                  <>
+                    {" "}
+                    {t("dominance.directAssault")} = {result.totals[i]}
+                  </>
+                )}
               </td>
-              <td>{result.bust[i] ? <strong class="bust">{t("table.bust")}</strong> : ""}{!result.eligible[i] && <span class="muted"> ({t("dominance.notEligible")})</span>}</td>
+              <td>
+                {result.bust[i] ? <strong class="bust">{t("table.bust")}</strong> : ""}
+                {!result.eligible[i] && <span class="muted"> ({t("dominance.notEligible")})</span>}
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
       <p class="big">{resultLine(result)}</p>
       <ul class="award">
-        {awardLines(result).map((line) => <li key={line}>{line}</li>)}
+        {awardLines(result).map((line) => (
+          <li key={line}>{line}</li>
+        ))}
       </ul>
     </section>
   );

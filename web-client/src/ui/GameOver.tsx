@@ -10,7 +10,13 @@ export function GameOver({ store }: { store: GameStore }) {
   const o = view.outcome;
   const last = view.rounds[view.rounds.length - 1];
   const winner = room?.forfeit_winner ?? o?.winner ?? null;
-  const headline = !winner ? t("over.draw") : me ? (winner === me ? t("over.youWin") : t("over.youLose")) : t("over.winner", { side: sideName(winner) });
+  const headline = !winner
+    ? t("over.draw")
+    : me
+      ? winner === me
+        ? t("over.youWin")
+        : t("over.youLose")
+      : t("over.winner", { side: sideName(winner) });
   const asked: boolean[] = room?.rematch_requested ?? [false, false];
   const myIdx = me === "rebel" ? 0 : me === "imperial" ? 1 : -1;
   const points = vpByRound(view);
@@ -22,7 +28,11 @@ export function GameOver({ store }: { store: GameStore }) {
       {room?.forfeit_winner ? (
         <p>{t("over.forfeit", { side: sideName(room.forfeit_winner) })}</p>
       ) : (
-        o && <p>{t(`over.by.${o.reason}`)} · {sideName("rebel")} {o.vp[0]} – {o.vp[1]} {sideName("imperial")}</p>
+        o && (
+          <p>
+            {t(`over.by.${o.reason}`)} · {sideName("rebel")} {o.vp[0]} – {o.vp[1]} {sideName("imperial")}
+          </p>
+        )
       )}
       {points.length > 0 && <VpChart points={points} />}
       {last && <RoundSummary result={last} />}
@@ -33,7 +43,9 @@ export function GameOver({ store }: { store: GameStore }) {
           ) : (
             <>
               {myIdx >= 0 && asked[1 - myIdx] && <p role="status">{t("over.rematchOffered")}</p>}
-              <button type="button" class="primary" onClick={() => store.rematch()}>{t("over.rematch")}</button>
+              <button type="button" class="primary" onClick={() => store.rematch()}>
+                {t("over.rematch")}
+              </button>
             </>
           )}
         </div>
@@ -62,7 +74,9 @@ function VpChart({ points }: { points: { round: number; vp: [number, number] }[]
         <line x1={left} y1={bottom} x2={left} y2={6} class="axis" />
         <line x1={left} y1={y(7)} x2={w - 8} y2={y(7)} class="goal" />
         {yTicks.map((v) => (
-          <text key={"y" + v} x={left - 5} y={y(v) + 3.5} text-anchor="end" class="tick">{v}</text>
+          <text key={"y" + v} x={left - 5} y={y(v) + 3.5} text-anchor="end" class="tick">
+            {v}
+          </text>
         ))}
         <path d={line(0)} class="l-rebel" />
         <path d={line(1)} class="l-imperial" />
@@ -70,12 +84,15 @@ function VpChart({ points }: { points: { round: number; vp: [number, number] }[]
           <g key={p.round}>
             <circle cx={x(i)} cy={y(p.vp[0])} r="3.5" class="m-rebel" />
             <rect x={x(i) - 3.5} y={y(p.vp[1]) - 3.5} width="7" height="7" class="m-imperial" />
-            <text x={x(i)} y={h - 4} text-anchor="middle" class="tick">{p.round}</text>
+            <text x={x(i)} y={h - 4} text-anchor="middle" class="tick">
+              {p.round}
+            </text>
           </g>
         ))}
       </svg>
       <figcaption>
-        {t("over.chart")} — <span class="side-rebel">● {sideName("rebel")}</span> / <span class="side-imperial">■ {sideName("imperial")}</span>
+        {t("over.chart")} — <span class="side-rebel">● {sideName("rebel")}</span> /{" "}
+        <span class="side-imperial">■ {sideName("imperial")}</span>
       </figcaption>
     </figure>
   );

@@ -47,8 +47,12 @@ export function JoinPage({ code, invite }: { code: string; invite: string }) {
           <h2>{t("join.failed")}</h2>
           <p>{error}</p>
           <p class="row">
-            <a class="button" href={`/r/${code}/watch`}>{t("room.watchInstead")}</a>
-            <a class="button" href="/">{t("common.back")}</a>
+            <a class="button" href={`/r/${code}/watch`}>
+              {t("room.watchInstead")}
+            </a>
+            <a class="button" href="/">
+              {t("common.back")}
+            </a>
           </p>
         </div>
       ) : (

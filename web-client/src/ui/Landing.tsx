@@ -38,7 +38,10 @@ export function Landing() {
     }
   };
 
-  const cleaned = code.trim().replace(/^.*\/r\//, "").replace(/[^A-Za-z0-9]/g, "");
+  const cleaned = code
+    .trim()
+    .replace(/^.*\/r\//, "")
+    .replace(/[^A-Za-z0-9]/g, "");
   const enter = (e: Event) => {
     e.preventDefault();
     if (cleaned) navigate(`/r/${cleaned}`);
@@ -58,14 +61,34 @@ export function Landing() {
 
       <form class="panel" onSubmit={create} aria-labelledby="create-h">
         <h2 id="create-h">{t("landing.create")}</h2>
-        <Radio legend={t("landing.side")} name="side" value={side} onChange={setSide}
-          options={(["rebel", "imperial", "random"] as const).map((v) => [v, t(`side.${v}`)])} />
-        <Radio legend={t("landing.mode")} name="mode" value={mode} onChange={setMode}
-          options={(["full", "tutorial"] as const).map((v) => [v, t(`mode.${v}`)])} />
-        <Radio legend={t("landing.opponent")} name="opponent" value={opponent} onChange={setOpponent}
-          options={(["friend", "easy", "normal", "hard"] as const).map((v) => [v, t(`opponent.${v}`)])} />
-        <Radio legend={t("landing.spectators")} name="spectators" value={spectators} onChange={setSpectators}
-          options={(["anyone_with_link", "off"] as const).map((v) => [v, t(`spectators.${v}`)])} />
+        <Radio
+          legend={t("landing.side")}
+          name="side"
+          value={side}
+          onChange={setSide}
+          options={(["rebel", "imperial", "random"] as const).map((v) => [v, t(`side.${v}`)])}
+        />
+        <Radio
+          legend={t("landing.mode")}
+          name="mode"
+          value={mode}
+          onChange={setMode}
+          options={(["full", "tutorial"] as const).map((v) => [v, t(`mode.${v}`)])}
+        />
+        <Radio
+          legend={t("landing.opponent")}
+          name="opponent"
+          value={opponent}
+          onChange={setOpponent}
+          options={(["friend", "easy", "normal", "hard"] as const).map((v) => [v, t(`opponent.${v}`)])}
+        />
+        <Radio
+          legend={t("landing.spectators")}
+          name="spectators"
+          value={spectators}
+          onChange={setSpectators}
+          options={(["anyone_with_link", "off"] as const).map((v) => [v, t(`spectators.${v}`)])}
+        />
         <button class="primary" type="submit" disabled={busy}>
           {busy ? t("landing.creating") : t("landing.createButton")}
         </button>
@@ -80,8 +103,14 @@ export function Landing() {
         <h2 id="enter-h">{t("landing.enter")}</h2>
         <label for="code">{t("landing.code")}</label>
         <div class="row">
-          <input id="code" value={code} autoComplete="off" autoCapitalize="off" spellcheck={false}
-            onInput={(e) => setCode((e.currentTarget as HTMLInputElement).value)} />
+          <input
+            id="code"
+            value={code}
+            autoComplete="off"
+            autoCapitalize="off"
+            spellcheck={false}
+            onInput={(e) => setCode((e.currentTarget as HTMLInputElement).value)}
+          />
           <button type="submit" disabled={!cleaned}>
             {t("landing.enterButton")}
           </button>
@@ -106,7 +135,13 @@ function Radio<T extends string>(props: {
       <legend>{props.legend}</legend>
       {props.options.map(([v, label]) => (
         <label key={v} class={"choice" + (props.value === v ? " on" : "") + ` opt-${v}`}>
-          <input type="radio" name={props.name} value={v} checked={props.value === v} onChange={() => props.onChange(v)} />
+          <input
+            type="radio"
+            name={props.name}
+            value={v}
+            checked={props.value === v}
+            onChange={() => props.onChange(v)}
+          />
           {label}
         </label>
       ))}

@@ -1,8 +1,8 @@
 import { sideName, t } from "../i18n";
 import { FACTIONS } from "../net/protocol";
 import type { GameStore } from "../state/store";
-import { absoluteUrl, tokens } from "./services";
 import { QrCode } from "./QrCode";
+import { absoluteUrl, tokens } from "./services";
 import { CopyField } from "./widgets";
 
 export function Lobby({ code, store }: { code: string; store: GameStore }) {
@@ -13,8 +13,15 @@ export function Lobby({ code, store }: { code: string; store: GameStore }) {
   return (
     <section class="panel lobby" aria-labelledby="lobby-h">
       <h2 id="lobby-h">{seated ? t("lobby.title") : t("lobby.titleWatch")}</h2>
-      {seated && (invite ? <CopyField label={t("lobby.invite")} value={absoluteUrl(invite)} /> : <p>{t("lobby.inviteUnknown")}</p>)}
-      {room?.options.spectators !== "off" && <CopyField label={t("lobby.watch")} value={absoluteUrl(`/r/${code}/watch`)} />}
+      {seated &&
+        (invite ? (
+          <CopyField label={t("lobby.invite")} value={absoluteUrl(invite)} />
+        ) : (
+          <p>{t("lobby.inviteUnknown")}</p>
+        ))}
+      {room?.options.spectators !== "off" && (
+        <CopyField label={t("lobby.watch")} value={absoluteUrl(`/r/${code}/watch`)} />
+      )}
       <div class="qrs">
         {seated && invite && (
           <figure>

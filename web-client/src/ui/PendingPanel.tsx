@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "preact/hooks";
-import { cardName, eventName, sideName, strategyName, strategyText, t, colon } from "../i18n";
+import { cardName, colon, eventName, sideName, strategyName, strategyText, t } from "../i18n";
 import type { Choice, PendingView } from "../net/protocol";
 import { choiceKey, myAnswers } from "../state/derived";
 import type { GameStore } from "../state/store";
@@ -27,7 +27,9 @@ function describeChoice(c: Choice): string {
     case "discard_and_top":
       return t("pending.discardTop", { discard: ref(c.discard), top: ref(c.top) });
     case "character":
-      return c.to === "play_area" ? t("pending.toPlayArea", { card: cardName(c.card) }) : t("pending.toDeck", { card: cardName(c.card) });
+      return c.to === "play_area"
+        ? t("pending.toPlayArea", { card: cardName(c.card) })
+        : t("pending.toDeck", { card: cardName(c.card) });
     case "strategy":
       return `${strategyName(c.strategy)} — ${strategyText(c.strategy)}`;
     case "event_order":
@@ -71,13 +73,17 @@ export function PendingPanel({ store }: { store: GameStore }) {
         <div class="secret">
           <span class="badge secret-mark">{t("common.onlyYou")}</span> {t("pending.seen")}
           <div class="cards-row">
-            {p.seen_cards.map((c) => <CardFace key={c.owner + c.card} name={c.card} owner={c.owner} compact />)}
+            {p.seen_cards.map((c) => (
+              <CardFace key={c.owner + c.card} name={c.card} owner={c.owner} compact />
+            ))}
           </div>
         </div>
       )}
       {p.seen_events && p.seen_events.length > 0 && (
         <p class="secret">
-          <span class="badge secret-mark">{t("common.onlyYou")}</span> {t("pending.seenEvents")}{colon()}{p.seen_events.map(eventName).join(" → ")}
+          <span class="badge secret-mark">{t("common.onlyYou")}</span> {t("pending.seenEvents")}
+          {colon()}
+          {p.seen_events.map(eventName).join(" → ")}
         </p>
       )}
       <fieldset class="options">
@@ -92,8 +98,12 @@ export function PendingPanel({ store }: { store: GameStore }) {
           );
         })}
       </fieldset>
-      <button type="button" class="primary" disabled={!chosen || store.busy.value}
-        onClick={() => chosen && store.act({ type: "answer", choice: chosen })}>
+      <button
+        type="button"
+        class="primary"
+        disabled={!chosen || store.busy.value}
+        onClick={() => chosen && store.act({ type: "answer", choice: chosen })}
+      >
         {store.busy.value ? t("action.sending") : t("common.confirm")}
       </button>
     </div>

@@ -1,5 +1,5 @@
 import { STRATEGIES } from "../data/cards";
-import { sideName, strategyName, strategyText, t, colon } from "../i18n";
+import { colon, sideName, strategyName, strategyText, t } from "../i18n";
 import { FACTIONS, otherFaction, type PlayerView } from "../net/protocol";
 import { playerOf, strategyChoices } from "../state/derived";
 import type { GameStore } from "../state/store";
@@ -43,22 +43,40 @@ export function Planning({ store }: { store: GameStore }) {
             <div key={f} class={"strategy-block " + f}>
               <h3>
                 {sideName(f)} {me === f && <>({t("common.you")})</>} — {slotText(p)}
-                {p.strategy.state === "known" && !p.modifiers.located && <> <span class="badge secret-mark">{t("common.onlyYou")}</span></>}
+                {p.strategy.state === "known" && !p.modifiers.located && (
+                  <>
+                    {" "}
+                    <span class="badge secret-mark">{t("common.onlyYou")}</span>
+                  </>
+                )}
               </h3>
               <p class="muted">
-                {chooser === null ? t("strategy.random") : chooser ? t("strategy.chosenBy", { side: sideName(chooser) }) : ""}
+                {chooser === null
+                  ? t("strategy.random")
+                  : chooser
+                    ? t("strategy.chosenBy", { side: sideName(chooser) })
+                    : ""}
               </p>
               <Modifiers p={p} />
               {legal.length > 0 && (
                 <>
                   <p>{f === me ? t("strategy.forYou") : t("strategy.forOpponent", { side: sideName(f) })}</p>
-                  <StrategyRow p={p} legal={legal.map((a) => (a.type === "choose_strategy" ? a.strategy : ""))}
-                    busy={store.busy.value} onPick={(s) => { const a = legal.find((x) => x.type === "choose_strategy" && x.strategy === s); if (a) store.act(a); }} />
+                  <StrategyRow
+                    p={p}
+                    legal={legal.map((a) => (a.type === "choose_strategy" ? a.strategy : ""))}
+                    busy={store.busy.value}
+                    onPick={(s) => {
+                      const a = legal.find((x) => x.type === "choose_strategy" && x.strategy === s);
+                      if (a) store.act(a);
+                    }}
+                  />
                 </>
               )}
-              {legal.length === 0 && p.faction === me && p.strategy.state === "none" && view.planning && !view.planning.open[i] && (
-                <p class="muted">{t("strategy.waiting")}</p>
-              )}
+              {legal.length === 0 &&
+                p.faction === me &&
+                p.strategy.state === "none" &&
+                view.planning &&
+                !view.planning.open[i] && <p class="muted">{t("strategy.waiting")}</p>}
               {legal.length === 0 && <UsedList p={p} />}
             </div>
           );
@@ -71,7 +89,11 @@ export function Planning({ store }: { store: GameStore }) {
 function UsedList({ p }: { p: PlayerView }) {
   return (
     <p class="muted">
-      {t("table.strategies")}{colon()}{p.unused_strategy_count} · {t("strategy.used")}{colon()}{p.used_strategies.length ? p.used_strategies.map(strategyName).join(t("sep.list")) : t("common.none")}
+      {t("table.strategies")}
+      {colon()}
+      {p.unused_strategy_count} · {t("strategy.used")}
+      {colon()}
+      {p.used_strategies.length ? p.used_strategies.map(strategyName).join(t("sep.list")) : t("common.none")}
     </p>
   );
 }
@@ -84,8 +106,13 @@ function StrategyRow(props: { p: PlayerView; legal: string[]; busy: boolean; onP
         const ok = props.legal.includes(s);
         return (
           <li key={s}>
-            <button type="button" class={"strategy " + (used ? "used" : "")} disabled={!ok || props.busy} onClick={() => props.onPick(s)}
-              aria-label={`${strategyName(s)}${used ? ` (${t("strategy.used")})` : ""}: ${strategyText(s)}`}>
+            <button
+              type="button"
+              class={"strategy " + (used ? "used" : "")}
+              disabled={!ok || props.busy}
+              onClick={() => props.onPick(s)}
+              aria-label={`${strategyName(s)}${used ? ` (${t("strategy.used")})` : ""}: ${strategyText(s)}`}
+            >
               <strong>{strategyName(s)}</strong>
               <span class="small">{strategyText(s)}</span>
               {used && <span class="tag">{t("strategy.used")}</span>}
@@ -96,4 +123,3 @@ function StrategyRow(props: { p: PlayerView; legal: string[]; busy: boolean; onP
     </ul>
   );
 }
-

@@ -13,8 +13,15 @@ export function QrCode({ text, label, px = 168 }: { text: string; label: string;
   const { size, dark } = qrModules(text);
   const path = dark.map(([x, y]) => `M${x} ${y}h1v1h-1z`).join("");
   return (
-    <svg class="qr" role="img" aria-label={label} width={px} height={px} viewBox={`0 0 ${size} ${size}`}
-      shape-rendering="crispEdges">
+    <svg
+      class="qr"
+      role="img"
+      aria-label={label}
+      width={px}
+      height={px}
+      viewBox={`0 0 ${size} ${size}`}
+      shape-rendering="crispEdges"
+    >
       <rect width={size} height={size} fill="#fff" />
       <path d={path} fill="#000" />
     </svg>

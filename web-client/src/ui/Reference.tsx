@@ -14,7 +14,9 @@ export function Reference() {
         <section key={sec.title} class="ref-rules">
           <h4>{sec.title}</h4>
           <ul>
-            {sec.points.map((p) => <li key={p}>{p}</li>)}
+            {sec.points.map((p) => (
+              <li key={p}>{p}</li>
+            ))}
           </ul>
         </section>
       ))}
@@ -26,10 +28,17 @@ export function Reference() {
             <dd>{powerText(k)}</dd>
           </div>
         ))}
-        {[...REBEL_CHARACTERS.map((c) => ["rebel", c] as const), ...IMPERIAL_CHARACTERS.map((c) => ["imperial", c] as const)].map(([f, c]) => (
+        {[
+          ...REBEL_CHARACTERS.map((c) => ["rebel", c] as const),
+          ...IMPERIAL_CHARACTERS.map((c) => ["imperial", c] as const),
+        ].map(([f, c]) => (
           <div key={c}>
             <dt class={"side-" + f}>
-              {cardName(c)} <span class="muted small">({lang.value !== "en" && <span lang="en">{c} · </span>}{sideName(f)}, 6/1)</span>
+              {cardName(c)}{" "}
+              <span class="muted small">
+                ({lang.value !== "en" && <span lang="en">{c} · </span>}
+                {sideName(f)}, 6/1)
+              </span>
             </dt>
             <dd>{powerText(c)}</dd>
           </div>
@@ -61,7 +70,12 @@ export function Reference() {
               <tr key={e.name}>
                 <th scope="row">
                   {eventName(e.name)}
-                  {lang.value !== "en" && <span class="muted small" lang="en"> {e.name}</span>}
+                  {lang.value !== "en" && (
+                    <span class="muted small" lang="en">
+                      {" "}
+                      {e.name}
+                    </span>
+                  )}
                   {e.effect !== "none" && <div class="small muted">{effectText(e.effect)}</div>}
                 </th>
                 <td>{e.capacity}</td>

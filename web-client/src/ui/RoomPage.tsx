@@ -1,17 +1,17 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { errorMessage, logLine, sideName, t, colon } from "../i18n";
+import { colon, errorMessage, logLine, sideName, t } from "../i18n";
 import { Connection } from "../net/connection";
 import { browserSocketFactory, realClock, wsUrlFor } from "../net/env";
 import { otherFaction } from "../net/protocol";
 import { GameStore } from "../state/store";
+import { CardDetail } from "./CardDetail";
 import { CharacterChoice } from "./CharacterChoice";
 import { GameOver } from "./GameOver";
 import { Lobby } from "./Lobby";
 import { PendingPanel } from "./PendingPanel";
 import { Planning } from "./Planning";
-import { tokens } from "./services";
-import { CardDetail } from "./CardDetail";
 import { Reference } from "./Reference";
+import { tokens } from "./services";
 import { Table } from "./Table";
 import { LanguagePicker } from "./widgets";
 
@@ -40,13 +40,19 @@ export function RoomPage({ code, watch }: { code: string; watch: boolean }) {
   if (!ctx) {
     return (
       <main class="page narrow">
-        <div class="topline"><LanguagePicker /></div>
+        <div class="topline">
+          <LanguagePicker />
+        </div>
         <h1>{t("header.room", { code })}</h1>
         <div class="panel">
           <p>{t("room.noToken")}</p>
           <p class="row">
-            <a class="button" href={`/r/${code}/watch`}>{t("room.watchInstead")}</a>
-            <a class="button" href="/">{t("common.back")}</a>
+            <a class="button" href={`/r/${code}/watch`}>
+              {t("room.watchInstead")}
+            </a>
+            <a class="button" href="/">
+              {t("common.back")}
+            </a>
           </p>
         </div>
       </main>
@@ -103,13 +109,23 @@ function Room({ code, store }: { code: string; store: GameStore }) {
       <div class="panel" role="alert">
         <p>{errorMessage(failure)}</p>
         <p class="row">
-          {failure === "bad_token" && <a class="button" href={`/r/${code}/watch`}>{t("room.watchInstead")}</a>}
-          <a class="button" href="/">{t("common.back")}</a>
+          {failure === "bad_token" && (
+            <a class="button" href={`/r/${code}/watch`}>
+              {t("room.watchInstead")}
+            </a>
+          )}
+          <a class="button" href="/">
+            {t("common.back")}
+          </a>
         </p>
       </div>
     );
   } else if (!view || !presence) {
-    body = <p class="panel" aria-live="polite">{t("status.connecting")}</p>;
+    body = (
+      <p class="panel" aria-live="polite">
+        {t("status.connecting")}
+      </p>
+    );
   } else {
     const bothSeated = presence.seats[0].taken && presence.seats[1].taken;
     if (!bothSeated) body = <Lobby code={code} store={store} />;
@@ -129,7 +145,12 @@ function Room({ code, store }: { code: string; store: GameStore }) {
       <Header code={code} store={store} />
       <main class="page">
         {opp && oppSeat && oppSeat.taken && !oppSeat.connected && view?.phase !== "game_over" && (
-          <AwayNotice side={sideName(opp)} claimIn={oppSeat.claim_in_seconds} presence={store.presence.value} onClaim={() => store.claimWin()} />
+          <AwayNotice
+            side={sideName(opp)}
+            claimIn={oppSeat.claim_in_seconds}
+            presence={store.presence.value}
+            onClaim={() => store.claimWin()}
+          />
         )}
         {body}
         {view && view.phase !== "game_over" && <PendingPanel store={store} />}
@@ -149,15 +170,26 @@ function AwayNotice(props: { side: string; claimIn: number | null; presence: unk
     setLeft(props.claimIn);
     if (props.claimIn === null) return;
     const started = Date.now();
-    const id = setInterval(() => setLeft(Math.max(0, props.claimIn! - Math.floor((Date.now() - started) / 1000))), 1000);
+    const id = setInterval(
+      () => setLeft(Math.max(0, props.claimIn! - Math.floor((Date.now() - started) / 1000))),
+      1000,
+    );
     return () => clearInterval(id);
   }, [props.claimIn, props.presence]);
   return (
     <div class="notice" role="status">
-      {props.side}{colon()}{t("seat.away")}
+      {props.side}
+      {colon()}
+      {t("seat.away")}
       {left !== null && left > 0 && <span aria-live="off"> — {t("seat.claimIn", { s: left })}</span>}
       {left === 0 && (
-        <> — <button type="button" onClick={props.onClaim}>{t("seat.claimWin")}</button></>
+        <>
+          {" "}
+          —{" "}
+          <button type="button" onClick={props.onClaim}>
+            {t("seat.claimWin")}
+          </button>
+        </>
       )}
     </div>
   );
@@ -168,7 +200,11 @@ function ErrorToast({ store }: { store: GameStore }) {
   if (!err) return null;
   return (
     <div class="toast" role="alert">
-      <strong>{t("error.title")}{colon()}</strong> {errorMessage(err.code, err.message)}
+      <strong>
+        {t("error.title")}
+        {colon()}
+      </strong>{" "}
+      {errorMessage(err.code, err.message)}
       <button type="button" class="link" onClick={() => store.clearError()} aria-label={t("common.close")}>
         ×
       </button>
@@ -180,7 +216,9 @@ function LogDrawer({ store }: { store: GameStore }) {
   const log = store.log.value;
   return (
     <details class="log">
-      <summary>{t("log.title")} ({log.length})</summary>
+      <summary>
+        {t("log.title")} ({log.length})
+      </summary>
       {log.length === 0 ? (
         <p>{t("log.empty")}</p>
       ) : (

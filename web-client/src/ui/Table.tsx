@@ -1,12 +1,12 @@
 import { useEffect, useRef } from "preact/hooks";
-import { cardName, sideName, strategyName, t, colon } from "../i18n";
+import { cardName, colon, sideName, strategyName, t } from "../i18n";
 import type { Faction, PlayerView, View } from "../net/protocol";
 import { choiceKey, myAnswers, optionForCard, playerOf, refKey, totalStatus } from "../state/derived";
-import { pendingSelection } from "./selection";
 import type { GameStore } from "../state/store";
 import { CardFace } from "./Card";
 import { EventCard, RoundSummary } from "./Event";
 import { slotText } from "./Planning";
+import { pendingSelection } from "./selection";
 
 export function Table({ store }: { store: GameStore }) {
   const view = store.view.value!;
@@ -62,35 +62,80 @@ function PlayerStrip({ view, f, store }: { view: View; f: Faction; store: GameSt
     <section class={"strip " + f} aria-label={sideName(f)}>
       <h2>
         {sideName(f)} {mine && <span class="muted">({t("common.you")})</span>}
-        {view.turn === f && view.phase === "struggle" && <span class="turn-mark"> ◀ {mine ? t("table.yourTurn") : t("table.theirTurn", { side: sideName(f) })}</span>}
+        {view.turn === f && view.phase === "struggle" && (
+          <span class="turn-mark"> ◀ {mine ? t("table.yourTurn") : t("table.theirTurn", { side: sideName(f) })}</span>
+        )}
       </h2>
       <dl class="counts">
-        <div><dt>{t("table.vp")}</dt><dd><Pips n={Math.min(p.vp, 7)} of={7} label={`${p.vp} / 7`} />{p.vp > 7 ? ` ${p.vp}` : ""}</dd></div>
-        <div><dt>{t("table.influence")}</dt><dd>{p.influence}</dd></div>
-        <div><dt>{t("table.deck")}</dt><dd>{p.deck_size}</dd></div>
-        <div><dt>{t("table.discard")}</dt><dd>{p.discard_pile.length}</dd></div>
-        <div><dt>{t("table.reserve")}</dt><dd>{p.reserve_size}</dd></div>
-        <div><dt>{t("table.strategies")}</dt><dd><Pips n={p.unused_strategy_count} of={5} square label={`${p.unused_strategy_count} / 5`} /></dd></div>
+        <div>
+          <dt>{t("table.vp")}</dt>
+          <dd>
+            <Pips n={Math.min(p.vp, 7)} of={7} label={`${p.vp} / 7`} />
+            {p.vp > 7 ? ` ${p.vp}` : ""}
+          </dd>
+        </div>
+        <div>
+          <dt>{t("table.influence")}</dt>
+          <dd>{p.influence}</dd>
+        </div>
+        <div>
+          <dt>{t("table.deck")}</dt>
+          <dd>{p.deck_size}</dd>
+        </div>
+        <div>
+          <dt>{t("table.discard")}</dt>
+          <dd>{p.discard_pile.length}</dd>
+        </div>
+        <div>
+          <dt>{t("table.reserve")}</dt>
+          <dd>{p.reserve_size}</dd>
+        </div>
+        <div>
+          <dt>{t("table.strategies")}</dt>
+          <dd>
+            <Pips n={p.unused_strategy_count} of={5} square label={`${p.unused_strategy_count} / 5`} />
+          </dd>
+        </div>
       </dl>
       <p class="small">
         <StrategySlotCard p={p} />
         {slotText(p)}
         {mine && p.strategy.state === "known" && !view.rounds.some((r) => r.round === view.round) && (
-          <> <span class="badge secret-mark">{t("common.onlyYou")}</span></>
+          <>
+            {" "}
+            <span class="badge secret-mark">{t("common.onlyYou")}</span>
+          </>
         )}
-        {p.used_strategies.length > 0 && <> · {t("strategy.used")}{colon()}{p.used_strategies.map(strategyName).join(t("sep.list"))}</>}
+        {p.used_strategies.length > 0 && (
+          <>
+            {" "}
+            · {t("strategy.used")}
+            {colon()}
+            {p.used_strategies.map(strategyName).join(t("sep.list"))}
+          </>
+        )}
       </p>
       {p.deck_top && <p class="small secret">{t("table.deckTop", { card: cardName(p.deck_top) })}</p>}
       {mine && p.characters && (
         <p class="small secret">
-          <span class="badge secret-mark">{t("common.onlyYou")}</span> {t("table.yourCharacters")}{colon()}{p.characters.map(cardName).join(t("sep.list"))}
+          <span class="badge secret-mark">{t("common.onlyYou")}</span> {t("table.yourCharacters")}
+          {colon()}
+          {p.characters.map(cardName).join(t("sep.list"))}
         </p>
       )}
       {p.reserve_known.length > 0 && (
-        <p class="small">{t("table.reserveKnown")}{colon()}{p.reserve_known.map(cardName).join(t("sep.list"))}</p>
+        <p class="small">
+          {t("table.reserveKnown")}
+          {colon()}
+          {p.reserve_known.map(cardName).join(t("sep.list"))}
+        </p>
       )}
       {p.discard_pile.length > 0 && (
-        <p class="small">{t("table.discard")}{colon()}{p.discard_pile.map(cardName).join(t("sep.list"))}</p>
+        <p class="small">
+          {t("table.discard")}
+          {colon()}
+          {p.discard_pile.map(cardName).join(t("sep.list"))}
+        </p>
       )}
     </section>
   );
@@ -114,7 +159,8 @@ function Pips({ n, of, square, label }: { n: number; of: number; square?: boolea
   const off = square ? "▢" : "○";
   return (
     <span class="pips-inline" role="img" aria-label={label} title={label}>
-      {on.repeat(Math.max(0, n))}{off.repeat(Math.max(0, of - n))}
+      {on.repeat(Math.max(0, n))}
+      {off.repeat(Math.max(0, of - n))}
     </span>
   );
 }
@@ -140,23 +186,44 @@ function PlayArea({ view, f, store }: { view: View; f: Faction; store: GameStore
             const option = targets.has(key) ? optionForCard(myAnswers(view, store.role.value), key) : null;
             return (
               <li key={c.card}>
-                <CardFace name={c.card} owner={f} ready={c.ready} value={c.value} target={targets.has(key)}
-                  selected={option !== null && pendingSelection.value === choiceKey(option)}>
+                <CardFace
+                  name={c.card}
+                  owner={f}
+                  ready={c.ready}
+                  value={c.value}
+                  target={targets.has(key)}
+                  selected={option !== null && pendingSelection.value === choiceKey(option)}
+                >
                   {option && (
-                    <button type="button" class="card-btn target-btn" aria-pressed={pendingSelection.value === choiceKey(option)}
-                      onClick={() => (pendingSelection.value = choiceKey(option))} aria-label={`${t("card.select")}: ${cardName(c.card)}`}>
+                    <button
+                      type="button"
+                      class="card-btn target-btn"
+                      aria-pressed={pendingSelection.value === choiceKey(option)}
+                      onClick={() => (pendingSelection.value = choiceKey(option))}
+                      aria-label={`${t("card.select")}: ${cardName(c.card)}`}
+                    >
                       {t("card.select")}
                     </button>
                   )}
                   {acts?.use_power && (
-                    <button type="button" class="card-btn" disabled={busy} onClick={() => store.act(acts.use_power!)}
-                      aria-label={`${t("action.use_power")}: ${cardName(c.card)}`}>
+                    <button
+                      type="button"
+                      class="card-btn"
+                      disabled={busy}
+                      onClick={() => store.act(acts.use_power!)}
+                      aria-label={`${t("action.use_power")}: ${cardName(c.card)}`}
+                    >
                       {t("action.use_power")}
                     </button>
                   )}
                   {acts?.spend_influence && (
-                    <button type="button" class="card-btn" disabled={busy} onClick={() => store.act(acts.spend_influence!)}
-                      aria-label={`${t("action.spend_influence")}: ${cardName(c.card)}`}>
+                    <button
+                      type="button"
+                      class="card-btn"
+                      disabled={busy}
+                      onClick={() => store.act(acts.spend_influence!)}
+                      aria-label={`${t("action.spend_influence")}: ${cardName(c.card)}`}
+                    >
                       {t("action.spend_influence")}
                     </button>
                   )}
@@ -178,7 +245,8 @@ function ActionBar({ store }: { store: GameStore }) {
   const busy = store.busy.value;
   let line: string;
   if (!me) line = waiting ? t("table.theirTurn", { side: sideName(waiting) }) : t(`phase.${view.phase}`);
-  else if (view.pending && view.pending.owner !== me) line = t("table.waitingChoice", { side: sideName(view.pending.owner) });
+  else if (view.pending && view.pending.owner !== me)
+    line = t("table.waitingChoice", { side: sideName(view.pending.owner) });
   else if (waiting === me) line = t("table.yourTurn");
   else if (waiting) line = t("table.theirTurn", { side: sideName(waiting) });
   else line = t(`phase.${view.phase}`);

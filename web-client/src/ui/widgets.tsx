@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { lang, LANGS, setLanguage, t, type Lang } from "../i18n";
+import { LANGS, type Lang, lang, setLanguage, t } from "../i18n";
 
 export function LanguagePicker() {
   return (
