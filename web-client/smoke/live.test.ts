@@ -12,7 +12,7 @@ const base = env.EVR_API ?? "http://127.0.0.1:8080";
 
 function seat(code: string, token: string | null) {
   const conn = new Connection({
-    url: base.replace(/^http/, "ws") + "/ws/" + code,
+    url: `${base.replace(/^http/, "ws")}/ws/${code}`,
     token,
     socketFactory: (u) => new WebSocket(u) as unknown as SocketLike,
     clock: realClock,

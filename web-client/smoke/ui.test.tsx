@@ -44,14 +44,14 @@ describe("UI against the live server", () => {
       const invite = new URL((root.querySelector("input[readonly]") as HTMLInputElement).value);
       const code = invite.pathname.split("/")[2]!;
       expect(location.pathname).toBe(`/r/${code}`);
-      const snapshots: Record<string, string> = { lobby: root.innerText ?? root.textContent ?? "" };
+      const snapshots: Record<string, string> = { lobby: root.textContent ?? "" };
 
       // the bot takes the other seat
       const api = new ApiClient((i, init) => fetch(base + i, init));
       const joined = await api.joinRoom(code, invite.hash.slice(1));
       const bot = new GameStore();
       const conn = new Connection({
-        url: base.replace(/^http/, "ws") + "/ws/" + code,
+        url: `${base.replace(/^http/, "ws")}/ws/${code}`,
         token: joined.token,
         socketFactory: (u) => new WebSocket(u) as unknown as SocketLike,
         clock: realClock,
@@ -91,7 +91,7 @@ describe("UI against the live server", () => {
           }
           const dialog = root.querySelector('[role="dialog"]');
           if (dialog) {
-            seen.add("pending:" + dialog.querySelector("h2")?.textContent);
+            seen.add(`pending:${dialog.querySelector("h2")?.textContent}`);
             const radios = [...dialog.querySelectorAll('input[type="radio"]')] as HTMLInputElement[];
             radios[Math.floor(Math.random() * radios.length)]!.click();
             await sleep(20);

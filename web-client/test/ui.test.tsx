@@ -158,7 +158,10 @@ describe("UI", () => {
     });
     const store = storeWith(v);
     const sent: Action[] = [];
-    store.act = (a) => (sent.push(a), true);
+    store.act = (a) => {
+      sent.push(a);
+      return true;
+    };
     act(() => render(<PendingPanel store={store} />, root));
     expect(root.querySelector('[role="dialog"] h2')?.textContent).toBe("Recon 2");
     expect(root.textContent).toContain("only you see this");

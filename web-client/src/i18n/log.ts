@@ -17,13 +17,13 @@ const en: Fmt = (e, h) => {
     case "game_started":
       return "The game starts.";
     case "characters_chosen":
-      return `${h.side(e.faction)} chose characters${e.characters ? ": " + e.characters.map(h.card).join(", ") : ""}.`;
+      return `${h.side(e.faction)} chose characters${e.characters ? `: ${e.characters.map(h.card).join(", ")}` : ""}.`;
     case "deck_shuffled":
       return `${h.side(e.faction)} deck shuffled.`;
     case "round_started":
       return `Round ${e.round}: ${h.event(e.event)}.`;
     case "strategy_chosen":
-      return `${h.side(e.target)} strategy chosen${e.strategy ? ": " + h.strategy(e.strategy) : ""}.`;
+      return `${h.side(e.target)} strategy chosen${e.strategy ? `: ${h.strategy(e.strategy)}` : ""}.`;
     case "struggle_started":
       return `The struggle begins; ${h.side(e.first)} acts first.`;
     case "card_played":
@@ -45,7 +45,7 @@ const en: Fmt = (e, h) => {
     case "influence_lost":
       return `${h.side(e.faction)} loses ${e.amount} influence (${e.total}).`;
     case "deck_looked":
-      return `${h.side(e.by)} looked at ${e.count} cards of the ${h.side(e.deck)} deck${e.cards ? ": " + e.cards.map(h.card).join(", ") : ""}.`;
+      return `${h.side(e.by)} looked at ${e.count} cards of the ${h.side(e.deck)} deck${e.cards ? `: ${e.cards.map(h.card).join(", ")}` : ""}.`;
     case "deck_searched":
       return `${h.side(e.by)} searched the ${h.side(e.deck)} deck.`;
     case "card_on_top":
@@ -61,7 +61,7 @@ const en: Fmt = (e, h) => {
     case "strategies_retrieved":
       return `${h.side(e.faction)} takes back all strategies.`;
     case "new_strategy_chosen":
-      return `${h.side(e.faction)} chose a new strategy${e.strategy ? ": " + h.strategy(e.strategy) : ""}.`;
+      return `${h.side(e.faction)} chose a new strategy${e.strategy ? `: ${h.strategy(e.strategy)}` : ""}.`;
     case "struggle_ended":
       return e.reason === "both_passed" ? "Both passed: the struggle ends." : "The struggle ends (action limit).";
     case "strategies_revealed":
@@ -96,13 +96,13 @@ const zh: Fmt = (e, h) => {
     case "game_started":
       return `遊戲開始。`;
     case "characters_chosen":
-      return `${h.side(e.faction)}選好角色${e.characters ? "：" + e.characters.map(h.card).join("、") : ""}。`;
+      return `${h.side(e.faction)}選好角色${e.characters ? `：${e.characters.map(h.card).join("、")}` : ""}。`;
     case "deck_shuffled":
       return `${h.side(e.faction)}洗了資源牌堆。`;
     case "round_started":
       return `第 ${e.round} 回合：${h.event(e.event)}。`;
     case "strategy_chosen":
-      return `${h.side(e.target)}的戰略牌已選${e.strategy ? "：" + h.strategy(e.strategy) : ""}。`;
+      return `${h.side(e.target)}的戰略牌已選${e.strategy ? `：${h.strategy(e.strategy)}` : ""}。`;
     case "struggle_started":
       return `對戰開始，${h.side(e.first)}先行動。`;
     case "card_played":
@@ -124,7 +124,7 @@ const zh: Fmt = (e, h) => {
     case "influence_lost":
       return `${h.side(e.faction)}失去 ${e.amount} 影響力（剩 ${e.total}）。`;
     case "deck_looked":
-      return `${h.side(e.by)}查看${h.side(e.deck)}資源牌堆的 ${e.count} 張${e.cards ? "：" + e.cards.map(h.card).join("、") : ""}。`;
+      return `${h.side(e.by)}查看${h.side(e.deck)}資源牌堆的 ${e.count} 張${e.cards ? `：${e.cards.map(h.card).join("、")}` : ""}。`;
     case "deck_searched":
       return `${h.side(e.by)}搜尋了${h.side(e.deck)}的資源牌堆。`;
     case "card_on_top":
@@ -140,7 +140,7 @@ const zh: Fmt = (e, h) => {
     case "strategies_retrieved":
       return `${h.side(e.faction)}取回所有戰略牌。`;
     case "new_strategy_chosen":
-      return `${h.side(e.faction)}選擇新的戰略牌${e.strategy ? "：" + h.strategy(e.strategy) : ""}。`;
+      return `${h.side(e.faction)}選擇新的戰略牌${e.strategy ? `：${h.strategy(e.strategy)}` : ""}。`;
     case "struggle_ended":
       return e.reason === "both_passed" ? "雙方放棄行動：對戰結束。" : "對戰結束（行動上限）。";
     case "strategies_revealed":
@@ -173,13 +173,13 @@ const ja: Fmt = (e, h) => {
     case "game_started":
       return `ゲーム開始。`;
     case "characters_chosen":
-      return `${h.side(e.faction)}がキャラクターを選択${e.characters ? "：" + e.characters.map(h.card).join("、") : ""}。`;
+      return `${h.side(e.faction)}がキャラクターを選択${e.characters ? `：${e.characters.map(h.card).join("、")}` : ""}。`;
     case "deck_shuffled":
       return `${h.side(e.faction)}のデッキを混ぜた。`;
     case "round_started":
       return `ラウンド ${e.round}：${h.event(e.event)}。`;
     case "strategy_chosen":
-      return `${h.side(e.target)}の戦略が選ばれた${e.strategy ? "：" + h.strategy(e.strategy) : ""}。`;
+      return `${h.side(e.target)}の戦略が選ばれた${e.strategy ? `：${h.strategy(e.strategy)}` : ""}。`;
     case "struggle_started":
       return `紛争開始。${h.side(e.first)}が先手。`;
     case "card_played":
@@ -201,7 +201,7 @@ const ja: Fmt = (e, h) => {
     case "influence_lost":
       return `${h.side(e.faction)}が影響力を ${e.amount} 失った（${e.total}）。`;
     case "deck_looked":
-      return `${h.side(e.by)}が${h.side(e.deck)}のデッキを ${e.count} 枚見た${e.cards ? "：" + e.cards.map(h.card).join("、") : ""}。`;
+      return `${h.side(e.by)}が${h.side(e.deck)}のデッキを ${e.count} 枚見た${e.cards ? `：${e.cards.map(h.card).join("、")}` : ""}。`;
     case "deck_searched":
       return `${h.side(e.by)}が${h.side(e.deck)}のデッキを探した。`;
     case "card_on_top":
@@ -217,7 +217,7 @@ const ja: Fmt = (e, h) => {
     case "strategies_retrieved":
       return `${h.side(e.faction)}が戦略カードをすべて取り戻した。`;
     case "new_strategy_chosen":
-      return `${h.side(e.faction)}が新しい戦略を選んだ${e.strategy ? "：" + h.strategy(e.strategy) : ""}。`;
+      return `${h.side(e.faction)}が新しい戦略を選んだ${e.strategy ? `：${h.strategy(e.strategy)}` : ""}。`;
     case "struggle_ended":
       return e.reason === "both_passed" ? "両者パス：紛争終了。" : "紛争終了（アクション上限）。";
     case "strategies_revealed":

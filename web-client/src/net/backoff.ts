@@ -14,6 +14,6 @@ export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 500, maxMs: 15_000, fac
  * (half fixed, half random) so many clients do not reconnect in lockstep. `random` is in [0, 1).
  */
 export function backoffDelay(attempt: number, random: number, opts: BackoffOptions = DEFAULT_BACKOFF): number {
-  const capped = Math.min(opts.maxMs, opts.baseMs * Math.pow(opts.factor, Math.max(0, attempt)));
+  const capped = Math.min(opts.maxMs, opts.baseMs * opts.factor ** Math.max(0, attempt));
   return Math.round(capped / 2 + (capped / 2) * random);
 }

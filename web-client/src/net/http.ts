@@ -42,7 +42,7 @@ export class ApiClient {
   ) {}
 
   private async post<T>(path: string, body: unknown): Promise<T> {
-    let res;
+    let res: Awaited<ReturnType<FetchLike>>;
     try {
       res = await this.fetchFn(`${this.base}${path}`, {
         method: "POST",
@@ -60,7 +60,7 @@ export class ApiClient {
     }
     if (!res.ok) {
       const d = (data ?? {}) as { code?: string; message?: string };
-      throw new ApiError(res.status, d.code ?? "http_" + res.status, d.message ?? "request failed");
+      throw new ApiError(res.status, d.code ?? `http_${res.status}`, d.message ?? "request failed");
     }
     return data as T;
   }

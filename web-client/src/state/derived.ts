@@ -52,7 +52,11 @@ export type ActionKind = Action["type"];
 
 export function legalByKind(view: View): Partial<Record<ActionKind, Action[]>> {
   const out: Partial<Record<ActionKind, Action[]>> = {};
-  for (const a of view.legal_actions) (out[a.type] ??= []).push(a);
+  for (const a of view.legal_actions) {
+    const same = out[a.type] ?? [];
+    same.push(a);
+    out[a.type] = same;
+  }
   return out;
 }
 
@@ -115,19 +119,19 @@ export function pendingTargets(view: View, role: Role | null): Set<string> {
 export function choiceKey(c: Choice): string {
   switch (c.kind) {
     case "cards":
-      return "cards:" + c.cards.map(refKey).sort().join(",");
+      return `cards:${c.cards.map(refKey).sort().join(",")}`;
     case "deck":
-      return "deck:" + c.owner;
+      return `deck:${c.owner}`;
     case "discard_and_top":
       return `dt:${refKey(c.discard)}>${refKey(c.top)}`;
     case "character":
       return `char:${c.card}>${c.to}`;
     case "strategy":
-      return "strategy:" + c.strategy;
+      return `strategy:${c.strategy}`;
     case "event_order":
-      return "order:" + c.events.join("|");
+      return `order:${c.events.join("|")}`;
     case "play":
-      return "play:" + c.play;
+      return `play:${c.play}`;
   }
 }
 

@@ -18,9 +18,9 @@ export function App() {
     case "join":
       return <JoinPage code={r.code} invite={r.invite} />;
     case "room":
-      return <RoomPage key={"seat" + r.code} code={r.code} watch={false} />;
+      return <RoomPage key={`seat${r.code}`} code={r.code} watch={false} />;
     case "watch":
-      return <RoomPage key={"watch" + r.code} code={r.code} watch={true} />;
+      return <RoomPage key={`watch${r.code}`} code={r.code} watch={true} />;
     default:
       return (
         <main class="page narrow">

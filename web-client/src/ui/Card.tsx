@@ -88,6 +88,7 @@ export function CardFace(props: {
   return (
     <div class="card-slot" data-exhausted={props.ready === false ? "true" : undefined}>
       {inspectable ? (
+        // biome-ignore lint/a11y/useSemanticElements: a laid-out card face (corners, glyph, name, power) that a <button> would restyle; it has a button's role, focus and Enter/Space
         <div
           class={cls}
           role="button"
@@ -109,7 +110,7 @@ export function CardFace(props: {
           {face}
         </div>
       )}
-      {state && <span class={"state " + (props.ready ? "is-ready" : "is-exhausted")}>{state}</span>}
+      {state && <span class={`state ${props.ready ? "is-ready" : "is-exhausted"}`}>{state}</span>}
       {props.children}
     </div>
   );

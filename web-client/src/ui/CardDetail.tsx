@@ -66,7 +66,7 @@ export function CardDetail({ view }: { view: View | null }) {
   const inPlay = view?.[c.owner].play_area.find((p) => p.card === c.name);
   return (
     <aside
-      class={"card-detail " + c.owner + (c.pinned ? " pinned" : "")}
+      class={`card-detail ${c.owner}${c.pinned ? " pinned" : ""}`}
       aria-label={t("detail.title")}
       aria-live="polite"
     >
@@ -85,7 +85,7 @@ export function CardDetail({ view }: { view: View | null }) {
       <p>{t("detail.values", { ready: info.ready, exhausted: info.exhausted })}</p>
       {inPlay && (
         <p>
-          <span class={"state " + (inPlay.ready ? "is-ready" : "is-exhausted")}>
+          <span class={`state ${inPlay.ready ? "is-ready" : "is-exhausted"}`}>
             {inPlay.ready ? t("card.ready") : t("card.exhausted")}
           </span>{" "}
           {t("detail.now")}

@@ -72,7 +72,7 @@ export function CharacterChoice({ store }: { store: GameStore }) {
                 <li key={c}>
                   <button
                     type="button"
-                    class={"pick" + (on ? " on" : "")}
+                    class={`pick${on ? " on" : ""}`}
                     aria-pressed={on}
                     onClick={() => toggle(c)}
                     aria-label={`${cardName(c)}: ${powerText(c)}`}

@@ -10,7 +10,12 @@ export function EventCard({ view }: { view: View }) {
     <section class="event" aria-label={`${t("event.title")}: ${eventName(ev.event)}`}>
       <div class="event-head">
         <h3>{eventName(ev.event)}</h3>
-        <span class="objective" aria-label={`${t("event.objective")} ${ev.objective}`} title={t("event.objective")}>
+        <span
+          class="objective"
+          role="img"
+          aria-label={`${t("event.objective")} ${ev.objective}`}
+          title={t("event.objective")}
+        >
           {ev.objective}
         </span>
       </div>
@@ -33,7 +38,7 @@ export function EventCard({ view }: { view: View }) {
             {" "}
             · {t("table.balance")}
             {colon()}
-            <span class={"side-" + view.balance}>{sideName(view.balance)}</span>
+            <span class={`side-${view.balance}`}>{sideName(view.balance)}</span>
           </>
         )}
         {" · "}
@@ -86,8 +91,8 @@ export function awardLines(r: RoundResult): string[] {
 
 export function RoundSummary({ result }: { result: RoundResult }) {
   return (
-    <section class="panel dominance" aria-labelledby={"round-" + result.round}>
-      <h3 id={"round-" + result.round}>
+    <section class="panel dominance" aria-labelledby={`round-${result.round}`}>
+      <h3 id={`round-${result.round}`}>
         {t("dominance.title")} · {t("table.round", { n: result.round })} · {eventName(result.event)} ({result.objective}
         )
       </h3>

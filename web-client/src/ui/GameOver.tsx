@@ -23,7 +23,7 @@ export function GameOver({ store }: { store: GameStore }) {
   return (
     <section class="panel gameover" aria-labelledby="over-h">
       <h2 id="over-h">{t("over.title")}</h2>
-      <p class={"headline " + (winner ?? "")}>{headline}</p>
+      <p class={`headline ${winner ?? ""}`}>{headline}</p>
       {winner && me && <p>{t("over.winner", { side: sideName(winner) })}</p>}
       {room?.forfeit_winner ? (
         <p>{t("over.forfeit", { side: sideName(room.forfeit_winner) })}</p>
@@ -74,7 +74,7 @@ function VpChart({ points }: { points: { round: number; vp: [number, number] }[]
         <line x1={left} y1={bottom} x2={left} y2={6} class="axis" />
         <line x1={left} y1={y(7)} x2={w - 8} y2={y(7)} class="goal" />
         {yTicks.map((v) => (
-          <text key={"y" + v} x={left - 5} y={y(v) + 3.5} text-anchor="end" class="tick">
+          <text key={`y${v}`} x={left - 5} y={y(v) + 3.5} text-anchor="end" class="tick">
             {v}
           </text>
         ))}

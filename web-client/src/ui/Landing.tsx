@@ -134,7 +134,7 @@ function Radio<T extends string>(props: {
     <fieldset class="choices">
       <legend>{props.legend}</legend>
       {props.options.map(([v, label]) => (
-        <label key={v} class={"choice" + (props.value === v ? " on" : "") + ` opt-${v}`}>
+        <label key={v} class={`choice${props.value === v ? " on" : ""} opt-${v}`}>
           <input
             type="radio"
             name={props.name}

@@ -52,7 +52,7 @@ export function SeatList({ store }: { store: GameStore }) {
         const state = !s.taken ? t("seat.empty") : s.connected ? t("seat.connected") : t("seat.away");
         return (
           <li key={f} class={f}>
-            <span class={"dot " + (s.connected ? "on" : "off")} aria-hidden="true" />
+            <span class={`dot ${s.connected ? "on" : "off"}`} aria-hidden="true" />
             <strong>{sideName(f)}</strong>
             {me === f && <> ({t("common.you")})</>} — {state}
           </li>

@@ -91,7 +91,7 @@ export function PendingPanel({ store }: { store: GameStore }) {
         {options.map((o) => {
           const k = choiceKey(o);
           return (
-            <label key={k} class={"option" + (sel === k ? " on" : "")}>
+            <label key={k} class={`option${sel === k ? " on" : ""}`}>
               <input type="radio" name="pending" value={k} checked={sel === k} onChange={() => setSel(k)} />
               {describeChoice(o)}
             </label>

@@ -40,7 +40,7 @@ export function Planning({ store }: { store: GameStore }) {
           const chooser = view.planning?.chooser[i];
           const legal = choices[f];
           return (
-            <div key={f} class={"strategy-block " + f}>
+            <div key={f} class={`strategy-block ${f}`}>
               <h3>
                 {sideName(f)} {me === f && <>({t("common.you")})</>} — {slotText(p)}
                 {p.strategy.state === "known" && !p.modifiers.located && (
@@ -108,7 +108,7 @@ function StrategyRow(props: { p: PlayerView; legal: string[]; busy: boolean; onP
           <li key={s}>
             <button
               type="button"
-              class={"strategy " + (used ? "used" : "")}
+              class={`strategy ${used ? "used" : ""}`}
               disabled={!ok || props.busy}
               onClick={() => props.onPick(s)}
               aria-label={`${strategyName(s)}${used ? ` (${t("strategy.used")})` : ""}: ${strategyText(s)}`}

@@ -4,7 +4,9 @@ import { encode } from "uqr";
 export function qrModules(text: string): { size: number; dark: [number, number][] } {
   const qr = encode(text, { border: 2, ecc: "M" });
   const dark: [number, number][] = [];
-  qr.data.forEach((row, y) => row.forEach((on, x) => on && dark.push([x, y])));
+  for (const [y, row] of qr.data.entries()) {
+    for (const [x, on] of row.entries()) if (on) dark.push([x, y]);
+  }
   return { size: qr.size, dark };
 }
 

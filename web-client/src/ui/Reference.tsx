@@ -33,7 +33,7 @@ export function Reference() {
           ...IMPERIAL_CHARACTERS.map((c) => ["imperial", c] as const),
         ].map(([f, c]) => (
           <div key={c}>
-            <dt class={"side-" + f}>
+            <dt class={`side-${f}`}>
               {cardName(c)}{" "}
               <span class="muted small">
                 ({lang.value !== "en" && <span lang="en">{c} · </span>}

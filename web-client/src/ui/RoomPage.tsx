@@ -1,3 +1,4 @@
+import type { ComponentChildren } from "preact";
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { colon, errorMessage, logLine, sideName, t } from "../i18n";
 import { Connection } from "../net/connection";
@@ -79,7 +80,7 @@ function Header({ code, store }: { code: string; store: GameStore }) {
   return (
     <header class="topbar">
       <span class="code">{t("header.room", { code })}</span>
-      <span class={"conn " + status} role="status">
+      <span class={`conn ${status}`} role="status">
         <span class="dot" aria-hidden="true" /> {statusText}
         {status === "waiting" && (
           <button type="button" class="link" onClick={() => store.retryNow()}>
@@ -103,7 +104,7 @@ function Room({ code, store }: { code: string; store: GameStore }) {
   const me = store.me.value;
   const failure = store.failure.value;
 
-  let body;
+  let body: ComponentChildren;
   if (failure) {
     body = (
       <div class="panel" role="alert">
@@ -141,10 +142,10 @@ function Room({ code, store }: { code: string; store: GameStore }) {
     document.title = title;
   }, [title]);
   return (
-    <div class={"room " + (me ?? "spectator")}>
+    <div class={`room ${me ?? "spectator"}`}>
       <Header code={code} store={store} />
       <main class="page">
-        {opp && oppSeat && oppSeat.taken && !oppSeat.connected && view?.phase !== "game_over" && (
+        {opp && oppSeat?.taken && !oppSeat.connected && view?.phase !== "game_over" && (
           <AwayNotice
             side={sideName(opp)}
             claimIn={oppSeat.claim_in_seconds}

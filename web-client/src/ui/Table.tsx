@@ -38,7 +38,7 @@ function Totals({ view }: { view: View }) {
       {(["imperial", "rebel"] as const).map((f) => {
         const s = totalStatus(view, f)!;
         return (
-          <div key={f} class={"meter " + f + (s.bust ? " bust" : "")}>
+          <div key={f} class={`meter ${f}${s.bust ? " bust" : ""}`}>
             <span class="who">{sideName(f)}</span>
             <span class="bar" aria-hidden="true">
               <span class="fill" style={{ width: `${(Math.min(s.total, scale) / scale) * 100}%` }} />
@@ -59,7 +59,7 @@ function PlayerStrip({ view, f, store }: { view: View; f: Faction; store: GameSt
   const p: PlayerView = playerOf(view, f);
   const mine = store.me.value === f;
   return (
-    <section class={"strip " + f} aria-label={sideName(f)}>
+    <section class={`strip ${f}`} aria-label={sideName(f)}>
       <h2>
         {sideName(f)} {mine && <span class="muted">({t("common.you")})</span>}
         {view.turn === f && view.phase === "struggle" && (
@@ -147,7 +147,7 @@ function StrategySlotCard({ p }: { p: PlayerView }) {
   if (s.state === "none") return null;
   const known = s.state === "known";
   return (
-    <span class={"strat-card " + p.faction + (known ? " face" : " back")} aria-hidden="true">
+    <span class={`strat-card ${p.faction}${known ? " face" : " back"}`} aria-hidden="true">
       <span class="inner">{known ? strategyName(s.strategy).slice(0, 2) : "?"}</span>
     </span>
   );
@@ -172,7 +172,7 @@ function PlayArea({ view, f, store }: { view: View; f: Faction; store: GameStore
   const mine = store.me.value === f;
   const busy = store.busy.value;
   return (
-    <section class={"playarea " + f} aria-label={t("table.playArea", { side: sideName(f) })}>
+    <section class={`playarea ${f}`} aria-label={t("table.playArea", { side: sideName(f) })}>
       <p class="small muted">
         {t("table.playArea", { side: sideName(f) })} · {t("table.capacityLeft", { n: p.capacity_left })}
       </p>
@@ -263,7 +263,7 @@ function ActionBar({ store }: { store: GameStore }) {
   }, [myTurn, busy, view]);
   return (
     <div class="actionbar sticky" role="toolbar" aria-label={line} ref={bar}>
-      <span class={"turnline" + (waiting === me && me ? " mine" : "")} aria-live="polite">
+      <span class={`turnline${waiting === me && me ? " mine" : ""}`} aria-live="polite">
         {busy ? t("action.sending") : line}
         {p && view.phase === "struggle" && <> · {t("table.capacityLeft", { n: p.capacity_left })}</>}
       </span>

@@ -22,7 +22,7 @@ export function LanguagePicker() {
 
 export function CopyField({ label, value }: { label: string; value: string }) {
   const [copied, setCopied] = useState(false);
-  const id = "f" + label.replace(/\W/g, "");
+  const id = `f${label.replace(/\W/g, "")}`;
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(value);
