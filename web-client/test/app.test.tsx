@@ -4,6 +4,7 @@ import { render } from "preact";
 import { act } from "preact/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { setLanguage } from "../src/i18n";
+import { PROTOCOL_VERSION } from "../src/net/protocol";
 import { FakeSocket, makeView, PRESENCE, welcome } from "./fakes";
 
 let sockets: FakeSocket[] = [];
@@ -49,7 +50,7 @@ describe("App", () => {
     expect(sockets.length).toBe(1);
     expect(sockets[0]!.url).toMatch(/\/ws\/Room2$/);
     act(() => sockets[0]!.serverOpen());
-    expect(sockets[0]!.sent[0]).toEqual({ type: "hello", version: 1, token: "tok2", last_seq: null });
+    expect(sockets[0]!.sent[0]).toEqual({ type: "hello", version: PROTOCOL_VERSION, token: "tok2", last_seq: null });
     const lonely = {
       ...PRESENCE,
       seats: [PRESENCE.seats[0], { taken: false, connected: false, claim_in_seconds: null }] as typeof PRESENCE.seats,

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { ERROR_CODES } from "../../proto/ts/errorCodes";
 import { backoffDelay, DEFAULT_BACKOFF } from "../src/net/backoff";
 import { Connection, type ConnectionEvent } from "../src/net/connection";
 import { MemoryStorage, realClock, wsUrlFor } from "../src/net/env";
+import { PROTOCOL_VERSION } from "../src/net/protocol";
 import { TokenStore } from "../src/net/tokens";
 import { FakeClock, FakeSockets, makeView, welcome } from "./fakes";
 
@@ -27,7 +29,7 @@ describe("hello and resume", () => {
     conn.start();
     expect(conn.status).toBe("connecting");
     sockets.current.serverOpen();
-    expect(sockets.current.sent).toEqual([{ type: "hello", version: 1, token: "tok", last_seq: null }]);
+    expect(sockets.current.sent).toEqual([{ type: "hello", version: PROTOCOL_VERSION, token: "tok", last_seq: null }]);
   });
 
   it("spectators say hello with a null token", () => {
@@ -49,7 +51,7 @@ describe("hello and resume", () => {
     clock.advance(DEFAULT_BACKOFF.maxMs);
     expect(sockets.all.length).toBe(2);
     sockets.current.serverOpen();
-    expect(sockets.current.sent[0]).toEqual({ type: "hello", version: 1, token: "tok", last_seq: 42 });
+    expect(sockets.current.sent[0]).toEqual({ type: "hello", version: PROTOCOL_VERSION, token: "tok", last_seq: 42 });
   });
 
   it("stops retrying after a fatal error", () => {
@@ -62,6 +64,30 @@ describe("hello and resume", () => {
     clock.advance(60_000);
     expect(sockets.all.length).toBe(1);
     expect(events.some((e) => e.type === "status" && e.status === "failed" && e.code === "bad_token")).toBe(true);
+  });
+
+  it("stops after exactly the errors the protocol's table calls fatal", () => {
+    for (const [code, info] of Object.entries(ERROR_CODES)) {
+      const { sockets, conn } = setup();
+      conn.start();
+      sockets.current.serverOpen();
+      // raw JSON: the table's keys are plain strings to TypeScript
+      sockets.current.onmessage?.({ data: JSON.stringify({ type: "error", code, message: "m", action_id: null }) });
+      expect(conn.status, code).toBe(info.fatal ? "failed" : "connecting");
+    }
+    expect(Object.values(ERROR_CODES).some((info) => info.fatal)).toBe(true);
+  });
+
+  it("keeps retrying after an error code it does not know (a newer server)", () => {
+    const { sockets, conn } = setup();
+    conn.start();
+    sockets.current.serverOpen();
+    sockets.current.onmessage?.({
+      data: JSON.stringify({ type: "error", code: "brand_new", message: "m", action_id: null }),
+    });
+    expect(conn.status).toBe("connecting");
+    sockets.current.serverClose();
+    expect(conn.status).toBe("waiting");
   });
 
   it("stop() closes and never reconnects", () => {
@@ -91,8 +117,9 @@ describe("backoff", () => {
     for (let i = 0; i < 4; i++) {
       sockets.current.serverClose();
       const last = events[events.length - 1];
-      if (last?.type === "status" && last.retryInMs !== undefined) delays.push(last.retryInMs);
-      expect(clock.pending()).toEqual([last && last.type === "status" ? last.retryInMs : -1]);
+      const retryInMs = last?.type === "status" && last.status === "waiting" ? last.retryInMs : undefined;
+      if (retryInMs !== undefined) delays.push(retryInMs);
+      expect(clock.pending()).toEqual([retryInMs ?? -1]);
       clock.advance(clock.pending()[0] ?? 0);
     }
     expect(delays).toEqual([250, 500, 1000, 2000]);

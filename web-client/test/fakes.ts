@@ -1,5 +1,5 @@
 import type { Clock, SocketLike } from "../src/net/env";
-import type { ClientMsg, LogEntry, ServerMsg, View } from "../src/net/protocol";
+import { type ClientMsg, type LogEntry, PROTOCOL_VERSION, type ServerMsg, type View } from "../src/net/protocol";
 
 export class FakeSocket implements SocketLike {
   readyState = 0;
@@ -154,7 +154,7 @@ export const PRESENCE = {
 export function welcome(seq: number, view: View = makeView(), missed: LogEntry[] | null = null): ServerMsg {
   return {
     type: "welcome",
-    version: 1,
+    version: PROTOCOL_VERSION,
     you: { role: "seat", faction: "rebel" },
     room: ROOM,
     seq,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiClient, ApiError, type FetchLike } from "../src/net/http";
+import type { CreatedRoom } from "../src/net/protocol";
 
 function fakeFetch(status: number, body: unknown, calls: { url: string; body?: string }[]): FetchLike {
   return async (url, init) => {
@@ -9,9 +10,15 @@ function fakeFetch(status: number, body: unknown, calls: { url: string; body?: s
 }
 
 describe("ApiClient", () => {
-  it("creates a room", async () => {
+  it("creates a room (no watch link when spectators are off)", async () => {
     const calls: { url: string; body?: string }[] = [];
-    const created = { code: "Q7", seat: "imperial", token: "t", invite_url: "/r/Q7/join#s", watch_url: "/r/Q7/watch" };
+    const created: CreatedRoom = {
+      code: "Q7",
+      seat: "imperial",
+      token: "t",
+      invite_url: "https://evr.example/r/Q7/join#s",
+      watch_url: null,
+    };
     const api = new ApiClient(fakeFetch(201, created, calls));
     await expect(api.createRoom({ side: "random", mode: "full", spectators: "off" })).resolves.toEqual(created);
     expect(calls[0]).toEqual({ url: "/api/rooms", body: '{"side":"random","mode":"full","spectators":"off"}' });
@@ -31,5 +38,24 @@ describe("ApiClient", () => {
       throw new TypeError("offline");
     });
     await expect(api.joinRoom("Q7", "s")).rejects.toMatchObject({ code: "network", status: 0 });
+  });
+
+  it("an answer that is not the protocol's is bad_response, with the status", async () => {
+    const proxyPage: FetchLike = async () => ({
+      ok: false,
+      status: 502,
+      json: async () => {
+        throw new SyntaxError("Unexpected token <");
+      },
+    });
+    await expect(new ApiClient(proxyPage).joinRoom("Q7", "s")).rejects.toMatchObject({
+      code: "bad_response",
+      status: 502,
+    });
+    const noBody = new ApiClient(fakeFetch(201, null, []));
+    await expect(noBody.createRoom({ side: "rebel", mode: "full", spectators: "off" })).rejects.toMatchObject({
+      code: "bad_response",
+      status: 201,
+    });
   });
 });

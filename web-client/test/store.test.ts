@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Connection } from "../src/net/connection";
-import type { Action, View } from "../src/net/protocol";
+import type { Action, Card, CardRef, Choice, LogEntry, View } from "../src/net/protocol";
 import {
   capacityLeft,
   characterPool,
@@ -85,13 +85,13 @@ describe("derived helpers", () => {
   });
 
   it("matches a selection of cards to an offered option, order-free", () => {
-    const opts = [
-      { kind: "cards" as const, cards: [] },
+    const opts: Choice[] = [
+      { kind: "cards", cards: [] },
       {
-        kind: "cards" as const,
+        kind: "cards",
         cards: [
-          { owner: "imperial" as const, card: "IG-88" },
-          { owner: "imperial" as const, card: "Recon 2" },
+          { owner: "imperial", card: "IG-88" },
+          { owner: "imperial", card: "Recon 2" },
         ],
       },
     ];
@@ -102,12 +102,12 @@ describe("derived helpers", () => {
   });
 
   it("a click on a glowing card picks the option naming only that card", () => {
-    const a = { owner: "rebel" as const, card: "Luke Skywalker" };
-    const b = { owner: "imperial" as const, card: "Recon 2" };
-    const opts = [
-      { kind: "cards" as const, cards: [a, b] },
-      { kind: "cards" as const, cards: [b] },
-      { kind: "cards" as const, cards: [a] },
+    const a: CardRef = { owner: "rebel", card: "Luke Skywalker" };
+    const b: CardRef = { owner: "imperial", card: "Recon 2" };
+    const opts: Choice[] = [
+      { kind: "cards", cards: [a, b] },
+      { kind: "cards", cards: [b] },
+      { kind: "cards", cards: [a] },
     ];
     expect(optionForCard(opts, "rebel:Luke Skywalker")).toBe(opts[2]);
     expect(optionForCard(opts, "imperial:Recon 2")).toBe(opts[1]);
@@ -116,7 +116,7 @@ describe("derived helpers", () => {
   });
 
   it("character choice: pool and matching against the legal actions", () => {
-    const chars = ["Chewbacca", "Han Solo", "Lando Calrissian", "Leia Organa", "Luke Skywalker"];
+    const chars: Card[] = ["Chewbacca", "Han Solo", "Lando Calrissian", "Leia Organa", "Luke Skywalker"];
     const legal: Action[] = [];
     for (let skip = 0; skip < chars.length; skip++)
       legal.push({ type: "choose_characters", characters: chars.filter((_, i) => i !== skip) });
@@ -197,7 +197,7 @@ describe("GameStore", () => {
     sockets.current.serverSend(welcome(5));
     store.act({ type: "pass" });
     const id = (sockets.current.last() as { action_id: string }).action_id;
-    const played = { type: "card_played" as const, faction: "imperial" as const, card: "IG-88" };
+    const played: LogEntry = { type: "card_played", faction: "imperial", card: "IG-88" };
     sockets.current.serverSend({ type: "update", seq: 6, view: makeView(), events: [played] });
     sockets.current.serverSend({ type: "error", code: "stale_action", message: "stale", action_id: id });
     sockets.current.serverSend(welcome(6, makeView(), [played]));

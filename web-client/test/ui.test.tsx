@@ -3,17 +3,18 @@ import { render } from "preact";
 import { act } from "preact/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { setLanguage } from "../src/i18n";
-import type { Action, View } from "../src/net/protocol";
+import type { Action, RoundResult, View } from "../src/net/protocol";
 import { GameStore } from "../src/state/store";
 import { CardDetail, inspected } from "../src/ui/CardDetail";
 import { CharacterChoice } from "../src/ui/CharacterChoice";
 import { awardLines } from "../src/ui/Event";
 import { GameOver } from "../src/ui/GameOver";
 import { Landing } from "../src/ui/Landing";
+import { Lobby } from "../src/ui/Lobby";
 import { PendingPanel } from "../src/ui/PendingPanel";
 import { Planning } from "../src/ui/Planning";
 import { Table } from "../src/ui/Table";
-import { makeView, welcome } from "./fakes";
+import { makeView, ROOM, welcome } from "./fakes";
 
 let root: HTMLElement;
 beforeEach(() => {
@@ -42,6 +43,23 @@ describe("UI", () => {
     // Side (3), game (2), opponent (a friend or the computer at three levels: 4), spectators (2).
     expect(root.querySelectorAll('input[type="radio"]').length).toBe(11);
     expect(root.textContent).toContain("Computer — hard");
+  });
+
+  it("lobby: a watch link and its QR code only when the room allows spectators (else watch_url is null)", () => {
+    const store = storeWith(makeView({ phase: "character_choice", turn: null }));
+    const watchFields = () =>
+      [...root.querySelectorAll<HTMLInputElement>("input[readonly]")].filter((i) => i.value.endsWith("/watch"));
+    const watchQr = () => root.querySelector('svg[aria-label="Watch link as a QR code"]');
+    act(() => render(<Lobby code={ROOM.code} store={store} />, root));
+    expect(watchFields().map((i) => i.value)).toEqual([`${location.origin}/r/${ROOM.code}/watch`]);
+    expect(watchQr()).not.toBeNull();
+    act(() => {
+      store.room.value = { ...ROOM, options: { ...ROOM.options, spectators: "off" } };
+    });
+    act(() => render(<Lobby code={ROOM.code} store={store} />, root));
+    expect(watchFields()).toEqual([]);
+    expect(watchQr()).toBeNull();
+    expect(root.textContent).not.toContain("Watch link");
   });
 
   it("table: only legal actions, ready/exhausted by label, totals and bust", () => {
@@ -280,21 +298,21 @@ describe("UI", () => {
   });
 
   it("dominance says what the winner takes, a losing Bureaucracy, or the event going under the deck", () => {
-    const base = {
+    const base: RoundResult = {
       round: 2,
       event: "Battle of Hoth",
       objective: 17,
-      strategies: ["support", "bureaucracy"] as View["rounds"][number]["strategies"],
-      totals_at_reveal: [14, 12] as [number, number],
-      eligible: [true, true] as [boolean, boolean],
-      direct_assault: [false, false] as [boolean, boolean],
-      totals: [14, 12] as [number, number],
-      bust: [false, false] as [boolean, boolean],
-      would_be_winner: "rebel" as const,
+      strategies: ["support", "bureaucracy"],
+      totals_at_reveal: [14, 12],
+      eligible: [true, true],
+      direct_assault: [false, false],
+      totals: [14, 12],
+      bust: [false, false],
+      would_be_winner: "rebel",
       deception: false,
-      winner: "rebel" as const,
-      reason: "higher_total" as const,
-      vp_after: [2, 0] as [number, number],
+      winner: "rebel",
+      reason: "higher_total",
+      vp_after: [2, 0],
     };
     const lines = awardLines(base);
     expect(lines[0]).toMatch(/^Rebel takes Battle of Hoth: \+\d VP, \+\d influence$/);

@@ -1,9 +1,9 @@
 import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF } from "./backoff";
 import { type Clock, OPEN, type SocketFactory, type SocketLike, type TimerHandle } from "./env";
-import { type Action, type ClientMsg, FATAL_CODES, PROTOCOL_VERSION, type ServerMsg } from "./protocol";
+import { type Action, type ClientMsg, type ErrorCode, isFatal, PROTOCOL_VERSION, type ServerMsg } from "./protocol";
 
 /** Refusals of a frame the server did not read, so they carry no action_id. */
-const UNATTRIBUTED_REFUSALS = ["rate_limited", "frame_too_large", "bad_message"];
+const UNATTRIBUTED_REFUSALS: readonly ErrorCode[] = ["rate_limited", "frame_too_large", "bad_message"];
 
 /**
  * - `connecting`: a socket is opening, or hello was sent and the welcome has not come yet
@@ -21,12 +21,14 @@ export interface SentAction {
 }
 
 export type ConnectionEvent =
-  | { type: "status"; status: ConnectionStatus; retryInMs?: number; code?: string }
+  | { type: "status"; status: Exclude<ConnectionStatus, "failed">; retryInMs?: number }
+  /** refused for good: the fatal error's code */
+  | { type: "status"; status: "failed"; code: ErrorCode }
   | { type: "message"; msg: ServerMsg }
   /** an action of ours was applied (`ack`) */
   | { type: "acked"; sent: SentAction; seq: number }
   /** an action of ours was refused (error with its action_id, or dropped after a resume) */
-  | { type: "refused"; sent: SentAction; code: string; message: string };
+  | { type: "refused"; sent: SentAction; code: ErrorCode; message: string };
 
 export interface ConnectionOptions {
   url: string;
@@ -86,7 +88,7 @@ export class Connection {
     for (const fn of [...this.listeners]) fn(e);
   }
 
-  private setStatus(status: ConnectionStatus, extra: { retryInMs?: number; code?: string } = {}): void {
+  private setStatus(status: Exclude<ConnectionStatus, "failed">, extra: { retryInMs?: number } = {}): void {
     this.status = status;
     this.emit({ type: "status", status, ...extra });
   }
@@ -249,9 +251,10 @@ export class Connection {
           }
         }
         this.emit({ type: "message", msg });
-        if (FATAL_CODES.includes(msg.code)) {
+        if (isFatal(msg.code)) {
           this.clearTimers();
-          this.setStatus("failed", { code: msg.code });
+          this.status = "failed";
+          this.emit({ type: "status", status: "failed", code: msg.code });
           const s = this.socket;
           this.socket = null;
           if (s) {

@@ -1,24 +1,11 @@
-import type { Faction, RoomOptions } from "./protocol";
+// The HTTP API (PROTOCOL.md): create a room, take the free seat. Bodies are the generated types.
+import type { ApiErrorBody, ClientErrorCode, CreatedRoom, JoinedRoom, JoinRequest, RoomOptions } from "./protocol";
 
-export interface CreatedRoom {
-  code: string;
-  seat: Faction;
-  token: string;
-  /** Absent when the computer takes the other seat. */
-  invite_url: string | null;
-  watch_url: string;
-}
-
-export interface JoinedRoom {
-  seat: Faction;
-  token: string;
-}
-
-/** A refusal from the HTTP API: `{"code", "message"}` plus the status. */
+/** A refused or failed request: the `ApiErrorBody` code (or a local code) plus the HTTP status (0: no answer). */
 export class ApiError extends Error {
   constructor(
     public status: number,
-    public code: string,
+    public code: ClientErrorCode,
     message: string,
   ) {
     super(message);
@@ -34,6 +21,19 @@ export type FetchLike = (
   status: number;
   json(): Promise<unknown>;
 }>;
+
+/** A refusal's body has the shape of `ApiErrorBody`. Its code is trusted like every message of the
+ *  wire: one this client does not know (a newer server) shows the server's message. */
+function isApiErrorBody(data: unknown): data is ApiErrorBody {
+  return (
+    typeof data === "object" &&
+    data !== null &&
+    "code" in data &&
+    typeof data.code === "string" &&
+    "message" in data &&
+    typeof data.message === "string"
+  );
+}
 
 export class ApiClient {
   constructor(
@@ -59,9 +59,10 @@ export class ApiClient {
       data = null;
     }
     if (!res.ok) {
-      const d = (data ?? {}) as { code?: string; message?: string };
-      throw new ApiError(res.status, d.code ?? `http_${res.status}`, d.message ?? "request failed");
+      if (isApiErrorBody(data)) throw new ApiError(res.status, data.code, data.message);
+      throw new ApiError(res.status, "bad_response", `HTTP ${res.status}`);
     }
+    if (data === null) throw new ApiError(res.status, "bad_response", `HTTP ${res.status} without a JSON body`);
     return data as T;
   }
 
@@ -70,6 +71,7 @@ export class ApiClient {
   }
 
   joinRoom(code: string, invite: string): Promise<JoinedRoom> {
-    return this.post<JoinedRoom>(`/api/rooms/${encodeURIComponent(code)}/join`, { invite });
+    const body: JoinRequest = { invite };
+    return this.post<JoinedRoom>(`/api/rooms/${encodeURIComponent(code)}/join`, body);
   }
 }

@@ -1,19 +1,30 @@
-// The wire types, generated from the Rust crates into ../../../proto/ts (never edit those).
+// The wire, defined once in Rust (crates/protocol) and generated into ../../../proto/ts: every
+// WebSocket message both ways, the HTTP bodies, the error codes with their fatality, the protocol
+// constants. Never edit those files; regenerate them (proto/README.md).
+import type { ErrorCode } from "../../../proto/ts/ErrorCode";
+import { ERROR_CODES } from "../../../proto/ts/errorCodes";
+
 export type { Action } from "../../../proto/ts/Action";
-export type { CardInPlay } from "../../../proto/ts/CardInPlay";
+export type { ApiErrorBody } from "../../../proto/ts/ApiErrorBody";
+export type { Card } from "../../../proto/ts/Card";
+export type { CardMask } from "../../../proto/ts/CardMask";
 export type { CardRef } from "../../../proto/ts/CardRef";
 export type { Choice } from "../../../proto/ts/Choice";
 export type { ClientMsg } from "../../../proto/ts/ClientMsg";
+export type { CreatedRoom } from "../../../proto/ts/CreatedRoom";
+export { PROTOCOL_VERSION } from "../../../proto/ts/constants";
+export type { ErrorCode } from "../../../proto/ts/ErrorCode";
+export type { EventCard } from "../../../proto/ts/EventCard";
 export type { EventEffect } from "../../../proto/ts/EventEffect";
-export type { EventView } from "../../../proto/ts/EventView";
+export type { EventOrder } from "../../../proto/ts/EventOrder";
 export type { Faction } from "../../../proto/ts/Faction";
+export type { JoinedRoom } from "../../../proto/ts/JoinedRoom";
+export type { JoinRequest } from "../../../proto/ts/JoinRequest";
 export type { LogEntry } from "../../../proto/ts/LogEntry";
 export type { Mode } from "../../../proto/ts/Mode";
 export type { Modifier } from "../../../proto/ts/Modifier";
 export type { Opponent } from "../../../proto/ts/Opponent";
-export type { Outcome } from "../../../proto/ts/Outcome";
 export type { PendingView } from "../../../proto/ts/PendingView";
-export type { PhaseName } from "../../../proto/ts/PhaseName";
 export type { PlayerView } from "../../../proto/ts/PlayerView";
 export type { Presence } from "../../../proto/ts/Presence";
 export type { Role } from "../../../proto/ts/Role";
@@ -23,30 +34,31 @@ export type { RoundResult } from "../../../proto/ts/RoundResult";
 export type { ServerMsg } from "../../../proto/ts/ServerMsg";
 export type { SideChoice } from "../../../proto/ts/SideChoice";
 export type { SpectatorPolicy } from "../../../proto/ts/SpectatorPolicy";
-export type { Step } from "../../../proto/ts/Step";
 export type { Strategy } from "../../../proto/ts/Strategy";
 export type { View } from "../../../proto/ts/View";
-export type { WinReason } from "../../../proto/ts/WinReason";
-export type { Zone } from "../../../proto/ts/Zone";
 
-/** The protocol version this client speaks (PROTOCOL.md). */
-export const PROTOCOL_VERSION = 1;
+/** Codes the client gives a failure itself; the server never sends them. */
+export type LocalErrorCode =
+  /** the server could not be reached (fetch failed) */
+  | "network"
+  /** the server's answer was not what the protocol says (e.g. a proxy's error page) */
+  | "bad_response";
 
-/** Errors after which the server closes the connection and retrying cannot help. */
-export const FATAL_CODES: readonly string[] = [
-  "bad_token",
-  "version_mismatch",
-  "hello_expected",
-  "room_not_found",
-  "spectators_not_allowed",
-];
+/** Every code a refusal or failure shown to the player can carry. */
+export type ClientErrorCode = ErrorCode | LocalErrorCode;
+
+/** A code of the protocol's table (false for a code of a newer server, or any other string). */
+function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(ERROR_CODES, code);
+}
+
+/** The server closes the connection after this error and connecting again cannot succeed. A code
+ *  this client does not know is not fatal: retrying is the safe default. */
+export function isFatal(code: string): boolean {
+  return isErrorCode(code) && ERROR_CODES[code].fatal;
+}
 
 export const FACTIONS = ["rebel", "imperial"] as const;
-
-/** Index into the `[rebel, imperial]` arrays of the protocol. */
-export function factionIndex(f: "rebel" | "imperial"): 0 | 1 {
-  return f === "rebel" ? 0 : 1;
-}
 
 export function otherFaction(f: "rebel" | "imperial"): "rebel" | "imperial" {
   return f === "rebel" ? "imperial" : "rebel";

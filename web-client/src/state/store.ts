@@ -1,9 +1,10 @@
 // The client-side store: plain TS over @preact/signals-core (no Preact components here).
 import { batch, computed, signal } from "@preact/signals-core";
 import type { Connection, ConnectionStatus } from "../net/connection";
-import type { Action, LogEntry, Presence, Role, RoomInfo, ServerMsg, View } from "../net/protocol";
+import type { Action, Card, ErrorCode, LogEntry, Presence, Role, RoomInfo, ServerMsg, View } from "../net/protocol";
 import {
   bottomFaction,
+  type CardActions,
   isMyTurn,
   legalByCard,
   legalByKind,
@@ -14,17 +15,18 @@ import {
 } from "./derived";
 
 export interface LastError {
-  code: string;
+  code: ErrorCode;
   message: string;
   at: number;
 }
 
-export const LOG_LIMIT = 500;
+const LOG_LIMIT = 500;
 
 export class GameStore {
   readonly status = signal<ConnectionStatus>("idle");
   readonly retryInMs = signal<number | null>(null);
-  readonly failure = signal<string | null>(null);
+  /** why the connection was refused for good */
+  readonly failure = signal<ErrorCode | null>(null);
   readonly room = signal<RoomInfo | null>(null);
   readonly role = signal<Role | null>(null);
   readonly seq = signal<number | null>(null);
@@ -45,7 +47,7 @@ export class GameStore {
   readonly myTurn = computed(() => (this.view.value ? isMyTurn(this.view.value, this.role.value) : false));
   readonly waitingFor = computed(() => (this.view.value ? waitingFor(this.view.value) : null));
   readonly legal = computed(() => (this.view.value ? legalByKind(this.view.value) : {}));
-  readonly legalCards = computed(() => (this.view.value ? legalByCard(this.view.value) : new Map()));
+  readonly legalCards = computed(() => (this.view.value ? legalByCard(this.view.value) : new Map<Card, CardActions>()));
   readonly targets = computed(() =>
     this.view.value ? pendingTargets(this.view.value, this.role.value) : new Set<string>(),
   );
@@ -75,8 +77,12 @@ export class GameStore {
         case "status":
           batch(() => {
             this.status.value = e.status;
-            this.retryInMs.value = e.retryInMs ?? null;
-            if (e.status === "failed") this.failure.value = e.code ?? "failed";
+            if (e.status === "failed") {
+              this.retryInMs.value = null;
+              this.failure.value = e.code;
+            } else {
+              this.retryInMs.value = e.retryInMs ?? null;
+            }
           });
           break;
         case "message":

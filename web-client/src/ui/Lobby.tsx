@@ -1,14 +1,21 @@
 import { sideName, t } from "../i18n";
-import { FACTIONS } from "../net/protocol";
+import { FACTIONS, type RoomInfo } from "../net/protocol";
 import type { GameStore } from "../state/store";
 import { QrCode } from "./QrCode";
 import { absoluteUrl, tokens } from "./services";
 import { CopyField } from "./widgets";
 
+/** The spectators' link, or `null` when the room does not allow spectators: the rule by which the
+ *  server gives `CreatedRoom.watch_url` (every viewer of the lobby knows the room's options, not
+ *  every viewer saw the creation's answer). */
+function watchUrl(room: RoomInfo | null, code: string): string | null {
+  return room?.options.spectators === "anyone_with_link" ? absoluteUrl(`/r/${code}/watch`) : null;
+}
+
 export function Lobby({ code, store }: { code: string; store: GameStore }) {
   const presence = store.presence.value!;
-  const room = store.room.value;
   const invite = tokens.getInvite(code);
+  const watch = watchUrl(store.room.value, code);
   const seated = !store.isSpectator.value;
   return (
     <section class="panel lobby" aria-labelledby="lobby-h">
@@ -19,9 +26,7 @@ export function Lobby({ code, store }: { code: string; store: GameStore }) {
         ) : (
           <p>{t("lobby.inviteUnknown")}</p>
         ))}
-      {room?.options.spectators !== "off" && (
-        <CopyField label={t("lobby.watch")} value={absoluteUrl(`/r/${code}/watch`)} />
-      )}
+      {watch !== null && <CopyField label={t("lobby.watch")} value={watch} />}
       <div class="qrs">
         {seated && invite && (
           <figure>
@@ -29,9 +34,9 @@ export function Lobby({ code, store }: { code: string; store: GameStore }) {
             <figcaption>{t("lobby.qrInvite")}</figcaption>
           </figure>
         )}
-        {room?.options.spectators !== "off" && (
+        {watch !== null && (
           <figure>
-            <QrCode text={absoluteUrl(`/r/${code}/watch`)} label={t("lobby.qrWatch")} />
+            <QrCode text={watch} label={t("lobby.qrWatch")} />
             <figcaption>{t("lobby.qrWatch")}</figcaption>
           </figure>
         )}
@@ -42,7 +47,7 @@ export function Lobby({ code, store }: { code: string; store: GameStore }) {
   );
 }
 
-export function SeatList({ store }: { store: GameStore }) {
+function SeatList({ store }: { store: GameStore }) {
   const presence = store.presence.value!;
   const me = store.me.value;
   return (
