@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { CARDS, EVENTS, IMPERIAL_CHARACTERS, REBEL_CHARACTERS, STRATEGIES } from "../src/data/cards";
+import { ERROR_CODES } from "../../proto/ts/errorCodes";
+import {
+  CARDS,
+  cardsIn,
+  EVENT_INFO,
+  EVENTS,
+  eventsIn,
+  IMPERIAL_CHARACTERS,
+  type PowerKey,
+  REBEL_CHARACTERS,
+  STRATEGIES,
+} from "../src/data/cards";
 import {
   cardName,
   detectLanguage,
@@ -17,6 +28,7 @@ import {
   t,
 } from "../src/i18n";
 import { en } from "../src/i18n/en";
+import { errorText } from "../src/i18n/errors";
 import { RULES_SUMMARY } from "../src/i18n/rules";
 import { MemoryStorage } from "../src/net/env";
 import type { LogEntry } from "../src/net/protocol";
@@ -103,8 +115,16 @@ describe("i18n", () => {
   it("has a power text for every card kind and character, every strategy and effect", () => {
     for (const l of ["en", "zh-Hant", "ja"] as const) {
       setLanguage(l);
-      for (const c of [...REBEL_CHARACTERS, ...IMPERIAL_CHARACTERS, "military", "diplomacy", "recon", "the_force"])
-        expect(powerText(c), c).not.toBe("");
+      const keys: PowerKey[] = [
+        ...REBEL_CHARACTERS,
+        ...IMPERIAL_CHARACTERS,
+        "military",
+        "diplomacy",
+        "recon",
+        "the_force",
+      ];
+      for (const k of keys) expect(powerText(k), k).not.toBe("");
+      for (const c of CARDS) expect(powerText(c.power), c.name).not.toBe("");
       for (const s of STRATEGIES) expect(strategyText(s)).not.toBe("");
       expect(effectText("ban_recon")).not.toBe("ban_recon");
     }
@@ -132,19 +152,36 @@ describe("i18n", () => {
   });
 });
 
-import { EVENT_INFO } from "../src/data/cards";
-import { NAMES } from "../src/i18n/names";
-import { EFFECT_TEXT } from "../src/i18n/powers";
-
 describe("card data and names", () => {
   it("reads the engine's data: 24 events, VP add up to 42, every effect explained", () => {
     expect(EVENT_INFO.length).toBe(24);
     expect(EVENT_INFO.reduce((n, e) => n + e.vp, 0)).toBe(42);
-    for (const e of EVENT_INFO) expect(EFFECT_TEXT[e.effect], e.name).toBeDefined();
+    setLanguage("en");
+    for (const e of EVENT_INFO) expect(effectText(e.effect), e.name).not.toBe(e.effect);
   });
 
-  it("every translated name is a real card or event name", () => {
-    const all = new Set([...CARDS.map((c) => c.name), ...EVENTS]);
-    for (const n of Object.keys(NAMES)) expect(all.has(n), n).toBe(true);
+  it("reads the wire's name lists (typed string[] by the generator) as cards and events", () => {
+    expect(cardsIn(["Yoda", "Military 2", "Not a card"])).toEqual(["Yoda", "Military 2"]);
+    expect(eventsIn(["Battle of Hoth", "Not an event"])).toEqual(["Battle of Hoth"]);
+  });
+});
+
+describe("error texts", () => {
+  it("every error code of the protocol has a text in every language", () => {
+    const codes = Object.keys(ERROR_CODES);
+    expect(codes.length).toBeGreaterThan(30);
+    for (const code of [...codes, "network", "bad_response"]) {
+      for (const { id } of LANGS) {
+        const text = errorText(id, code, "");
+        expect(text, `${id} ${code}`).not.toBe("");
+        expect(text, `${id} ${code}`).not.toBe(code);
+      }
+    }
+  });
+
+  it("a code this build does not know shows the server's message, else the code", () => {
+    expect(errorText("ja", "brand_new_code", "The server says no.")).toBe("The server says no.");
+    expect(errorText("en", "brand_new_code", "")).toBe("brand_new_code");
+    expect(errorText("zh-Hant", "bad_token", "The server says no.")).toBe("你的座位連結對此房間無效。");
   });
 });

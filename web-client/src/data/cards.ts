@@ -1,12 +1,21 @@
 // Card data for display: names in catalog order (the server's order), kinds, printed values, events.
 // The values come from the engine's card data, the one place they are corrected (bundled at build time).
 import data from "../../../crates/rules/data/cards.json";
-import type { Faction } from "../net/protocol";
+import type { Card, CardMask, EventCard, EventEffect, EventOrder, Faction, Strategy } from "../net/protocol";
 
-export type CardKind = "military" | "diplomacy" | "recon" | "the_force" | "character";
+/** The four kinds of basic card, each with its power. */
+export type BasicKind = "military" | "diplomacy" | "recon" | "the_force";
+export type CardKind = BasicKind | "character";
+/** The 16 basic cards, "Military 2" … "The Force 5". */
+type BasicCard = Extract<Card, `${"Military" | "Diplomacy" | "Recon" | "The Force"} ${number}`>;
+/** The 16 characters: every card that is not a basic card. A new one fails `typecheck` until it has
+ *  names (i18n/names.ts) and a power text (i18n/powers.ts). */
+export type Character = Exclude<Card, BasicCard>;
+/** What a power text is keyed by: the kind of a basic card, the name of a character. */
+export type PowerKey = BasicKind | Character;
 
 export interface CardInfo {
-  name: string;
+  name: Card;
   kind: CardKind;
   /** printed ready value */
   ready: number;
@@ -14,83 +23,94 @@ export interface CardInfo {
   exhausted: number;
   /** characters only */
   faction?: Faction;
+  /** its power text's key; `null` for a card this build does not know (see `cardInfo`) */
+  power: PowerKey | null;
 }
 
-interface RawCard {
-  name: string;
-  power: string;
-  ready_value: number;
-  exhausted_value: number;
-}
-interface RawEvent {
-  name: string;
+export interface EventInfo {
+  name: EventCard;
   capacity: number;
   objective: number;
   vp: number;
   influence: number;
-  effect: string;
+  effect: EventEffect;
 }
 
-const KINDS: Record<string, CardKind> = {
-  military: "military",
-  diplomacy: "diplomacy",
-  recon: "recon",
-  the_force: "the_force",
-};
+/** The shape of cards.json. Its names are the generated `Card` and `EventCard` unions (crates/protocol
+ *  generates them from this file), so the names are typed here, where the file is read. */
+interface CardData {
+  basic_cards: { name: BasicCard; power: BasicKind; ready_value: number; exhausted_value: number }[];
+  characters: Record<Faction, { name: Character; ready_value: number; exhausted_value: number }[]>;
+  events: EventInfo[];
+}
+const cards = data as CardData;
 
-const basicCards: CardInfo[] = (data.basic_cards as RawCard[]).map((c) => ({
+const basicCards: CardInfo[] = cards.basic_cards.map((c) => ({
   name: c.name,
-  kind: KINDS[c.power] ?? "military",
+  kind: c.power,
   ready: c.ready_value,
   exhausted: c.exhausted_value,
+  power: c.power,
 }));
 
 const characters = (f: Faction): CardInfo[] =>
-  (data.characters[f] as RawCard[]).map((c) => ({
+  cards.characters[f].map((c) => ({
     name: c.name,
     kind: "character",
     ready: c.ready_value,
     exhausted: c.exhausted_value,
     faction: f,
+    power: c.name,
   }));
 
-export const REBEL_CHARACTERS: readonly string[] = characters("rebel").map((c) => c.name);
-export const IMPERIAL_CHARACTERS: readonly string[] = characters("imperial").map((c) => c.name);
+export const REBEL_CHARACTERS: readonly Character[] = cards.characters.rebel.map((c) => c.name);
+export const IMPERIAL_CHARACTERS: readonly Character[] = cards.characters.imperial.map((c) => c.name);
 
-/** All 32 card names in catalog order (basic cards first), as the server orders sets. */
-export const CARDS: CardInfo[] = [...basicCards, ...characters("rebel"), ...characters("imperial")];
+/** All 32 cards in catalog order (basic cards first), as the server orders sets. */
+export const CARDS: readonly CardInfo[] = [...basicCards, ...characters("rebel"), ...characters("imperial")];
 
-export interface EventInfo {
-  name: string;
-  capacity: number;
-  objective: number;
-  vp: number;
-  influence: number;
-  effect: string;
+export const EVENT_INFO: readonly EventInfo[] = cards.events.map((e) => ({ ...e }));
+
+export const EVENTS: readonly EventCard[] = EVENT_INFO.map((e) => e.name);
+
+export const STRATEGIES: readonly Strategy[] = [
+  "deception",
+  "direct_assault",
+  "infiltration",
+  "bureaucracy",
+  "support",
+];
+
+const BY_NAME: ReadonlyMap<string, CardInfo & { index: number }> = new Map(
+  CARDS.map((c, i) => [c.name, { ...c, index: i }]),
+);
+
+/** A card of cards.json (false for a name this build does not know). */
+function isCard(name: string): name is Card {
+  return BY_NAME.has(name);
 }
-export const EVENT_INFO: EventInfo[] = (data.events as RawEvent[]).map((e) => ({ ...e }));
-export const TUTORIAL_EVENT: string = data.tutorial_event;
 
-const BY_NAME = new Map(CARDS.map((c, i) => [c.name, { ...c, index: i }]));
-
-export function cardInfo(name: string): CardInfo {
-  return BY_NAME.get(name) ?? { name, kind: "character", ready: 0, exhausted: 0 };
+function isEventCard(name: string): name is EventCard {
+  return EVENTS.some((e) => e === name);
 }
 
-export function catalogIndex(name: string): number {
+/** The cards of a `CardMask`, which the generator types `string[]` (not `Card[]`); a name this build
+ *  does not know is left out. */
+export function cardsIn(mask: CardMask): Card[] {
+  return mask.filter(isCard);
+}
+
+/** The events of an `EventOrder`, which the generator types `string[]` (not `EventCard[]`). */
+export function eventsIn(order: EventOrder): EventCard[] {
+  return order.filter(isEventCard);
+}
+
+/** A card's data. Every `Card` is in cards.json; a card from a newer server than this build (a page
+ *  left open across an upgrade) shows its name with no values or power rather than failing. */
+export function cardInfo(name: Card): CardInfo {
+  return BY_NAME.get(name) ?? { name, kind: "character", ready: 0, exhausted: 0, power: null };
+}
+
+export function catalogIndex(name: Card): number {
   return BY_NAME.get(name)?.index ?? 999;
 }
-
-export function isCharacter(name: string): boolean {
-  return cardInfo(name).kind === "character";
-}
-
-/** "Military 3" → "military"; characters → their own name as the power key. */
-export function powerKey(name: string): string {
-  const c = cardInfo(name);
-  return c.kind === "character" ? name : c.kind;
-}
-
-export const EVENTS: readonly string[] = EVENT_INFO.map((e) => e.name);
-
-export const STRATEGIES = ["deception", "direct_assault", "infiltration", "bureaucracy", "support"] as const;

@@ -1,24 +1,21 @@
 // i18n: language signal (framework-free), message lookup with {params}, names, detection, persistence.
 import { computed, signal } from "@preact/signals-core";
+import type { PowerKey } from "../data/cards";
 import type { KeyValueStorage } from "../net/env";
-import type { LogEntry } from "../net/protocol";
+import type { Card, EventCard, EventEffect, Faction, LogEntry, Modifier, Strategy } from "../net/protocol";
 import { en, type MessageKey, type Messages } from "./en";
 import { errorText } from "./errors";
 import { ja } from "./ja";
+import { LANGS, type Lang } from "./langs";
 import { describeLog } from "./log";
-import { type Lang, nameIn, strategyIn } from "./names";
-import { EFFECT_TEXT, POWERS, STRATEGY_TEXT } from "./powers";
+import { cardIn, eventIn, strategyIn } from "./names";
+import { effectIn, powerIn, strategyTextIn } from "./powers";
 import { zhHant } from "./zhHant";
 
 export type { Lang, MessageKey };
+export { LANGS };
 
-export const LANGS: { id: Lang; label: string }[] = [
-  { id: "en", label: "English" },
-  { id: "zh-Hant", label: "繁體中文" },
-  { id: "ja", label: "日本語" },
-];
-
-export const MESSAGES: Record<Lang, Messages> = { en, "zh-Hant": zhHant, ja };
+export const MESSAGES: { readonly [L in Lang]: Messages } = { en, "zh-Hant": zhHant, ja };
 
 const STORAGE_KEY = "evr.lang";
 
@@ -33,8 +30,8 @@ export function detectLanguage(prefs: readonly string[]): Lang {
   return "en";
 }
 
-export function isLang(x: string | null): x is Lang {
-  return x === "en" || x === "zh-Hant" || x === "ja";
+function isLang(x: string | null): x is Lang {
+  return LANGS.some((l) => l.id === x);
 }
 
 export const lang = signal<Lang>("en");
@@ -54,7 +51,7 @@ export function setLanguage(l: Lang): void {
   storage?.setItem(STORAGE_KEY, l);
 }
 
-export function format(template: string, params?: Record<string, string | number>): string {
+function format(template: string, params?: Record<string, string | number>): string {
   if (!params) return template;
   return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in params ? String(params[k]) : m));
 }
@@ -68,13 +65,15 @@ export function t(key: MessageKey, params?: Record<string, string | number>): st
   return translate(lang.value, key, params);
 }
 
-export const cardName = (name: string | null): string => (name === null ? t("log.someone") : nameIn(lang.value, name));
-export const eventName = (name: string): string => nameIn(lang.value, name);
-export const strategyName = (s: string | null): string => (s === null ? "?" : strategyIn(lang.value, s));
-export const sideName = (f: string): string => t(f === "rebel" ? "factionShort.rebel" : "factionShort.imperial");
-export const powerText = (key: string): string => POWERS[key]?.[lang.value] ?? "";
-export const strategyText = (s: string): string => STRATEGY_TEXT[s]?.[lang.value] ?? "";
-export const effectText = (e: string): string => EFFECT_TEXT[e]?.[lang.value] ?? e;
+/** A card's name; `null`: a card the viewer may not know ("a card"). */
+export const cardName = (name: Card | null): string => (name === null ? t("log.someone") : cardIn(lang.value, name));
+export const eventName = (name: EventCard): string => eventIn(lang.value, name);
+export const strategyName = (s: Strategy | null): string => (s === null ? "?" : strategyIn(lang.value, s));
+export const sideName = (f: Faction): string => t(f === "rebel" ? "factionShort.rebel" : "factionShort.imperial");
+export const powerText = (key: PowerKey | null): string => powerIn(lang.value, key);
+export const strategyText = (s: Strategy): string => strategyTextIn(lang.value, s);
+export const effectText = (e: EventEffect): string => effectIn(lang.value, e);
+/** An error code's text; a code this build does not know shows `fallback` (the server's message). */
 export const errorMessage = (code: string, fallback = ""): string => errorText(lang.value, code, fallback);
 
 export function logLine(e: LogEntry): string {
@@ -87,17 +86,20 @@ export function logLine(e: LogEntry): string {
   });
 }
 
-/** Localized separators: ": " / "：", ", " / "、". */
+/** Localized separator: ": " / "：". */
 export const colon = (): string => t("sep.colon");
-export const listOf = (items: string[]): string => items.join(t("sep.list"));
 
 /** A planning modifier by the card that sets it (R-3.3). */
-export const modifierName = (m: string): string =>
-  m === "infiltrated"
-    ? strategyName("infiltration")
-    : m === "diversion"
-      ? eventName("Create a Diversion")
-      : eventName("Locate the Rebel Base");
+function modifierName(m: Modifier): string {
+  switch (m) {
+    case "infiltrated":
+      return strategyName("infiltration");
+    case "diversion":
+      return eventName("Create a Diversion");
+    case "located":
+      return eventName("Locate the Rebel Base");
+  }
+}
 
 /** BCP 47 tag for <html lang>. */
 export const htmlLang = computed(() => lang.value);

@@ -1,13 +1,15 @@
 // Plain sentences for log entries, localized from the structured entry (ACTIONS.md "Log entries").
-import type { LogEntry } from "../net/protocol";
-import type { Lang } from "./names";
+import { cardsIn } from "../data/cards";
+import type { Card, EventCard, Faction, LogEntry, Modifier, Strategy } from "../net/protocol";
+import type { Lang } from "./langs";
 
 export interface LogHelpers {
-  side(f: string): string;
-  card(c: string | null): string;
-  event(e: string): string;
-  strategy(s: string | null): string;
-  modifier(m: string): string;
+  side(f: Faction): string;
+  /** `null`: a card this viewer may not know */
+  card(c: Card | null): string;
+  event(e: EventCard): string;
+  strategy(s: Strategy | null): string;
+  modifier(m: Modifier): string;
 }
 
 type Fmt = (e: LogEntry, h: LogHelpers) => string;
@@ -17,7 +19,7 @@ const en: Fmt = (e, h) => {
     case "game_started":
       return "The game starts.";
     case "characters_chosen":
-      return `${h.side(e.faction)} chose characters${e.characters ? `: ${e.characters.map(h.card).join(", ")}` : ""}.`;
+      return `${h.side(e.faction)} chose characters${e.characters ? `: ${cardsIn(e.characters).map(h.card).join(", ")}` : ""}.`;
     case "deck_shuffled":
       return `${h.side(e.faction)} deck shuffled.`;
     case "round_started":
@@ -45,7 +47,7 @@ const en: Fmt = (e, h) => {
     case "influence_lost":
       return `${h.side(e.faction)} loses ${e.amount} influence (${e.total}).`;
     case "deck_looked":
-      return `${h.side(e.by)} looked at ${e.count} cards of the ${h.side(e.deck)} deck${e.cards ? `: ${e.cards.map(h.card).join(", ")}` : ""}.`;
+      return `${h.side(e.by)} looked at ${e.count} cards of the ${h.side(e.deck)} deck${e.cards ? `: ${cardsIn(e.cards).map(h.card).join(", ")}` : ""}.`;
     case "deck_searched":
       return `${h.side(e.by)} searched the ${h.side(e.deck)} deck.`;
     case "card_on_top":
@@ -96,7 +98,7 @@ const zh: Fmt = (e, h) => {
     case "game_started":
       return `遊戲開始。`;
     case "characters_chosen":
-      return `${h.side(e.faction)}選好角色${e.characters ? `：${e.characters.map(h.card).join("、")}` : ""}。`;
+      return `${h.side(e.faction)}選好角色${e.characters ? `：${cardsIn(e.characters).map(h.card).join("、")}` : ""}。`;
     case "deck_shuffled":
       return `${h.side(e.faction)}洗了資源牌堆。`;
     case "round_started":
@@ -124,7 +126,7 @@ const zh: Fmt = (e, h) => {
     case "influence_lost":
       return `${h.side(e.faction)}失去 ${e.amount} 影響力（剩 ${e.total}）。`;
     case "deck_looked":
-      return `${h.side(e.by)}查看${h.side(e.deck)}資源牌堆的 ${e.count} 張${e.cards ? `：${e.cards.map(h.card).join("、")}` : ""}。`;
+      return `${h.side(e.by)}查看${h.side(e.deck)}資源牌堆的 ${e.count} 張${e.cards ? `：${cardsIn(e.cards).map(h.card).join("、")}` : ""}。`;
     case "deck_searched":
       return `${h.side(e.by)}搜尋了${h.side(e.deck)}的資源牌堆。`;
     case "card_on_top":
@@ -173,7 +175,7 @@ const ja: Fmt = (e, h) => {
     case "game_started":
       return `ゲーム開始。`;
     case "characters_chosen":
-      return `${h.side(e.faction)}がキャラクターを選択${e.characters ? `：${e.characters.map(h.card).join("、")}` : ""}。`;
+      return `${h.side(e.faction)}がキャラクターを選択${e.characters ? `：${cardsIn(e.characters).map(h.card).join("、")}` : ""}。`;
     case "deck_shuffled":
       return `${h.side(e.faction)}のデッキを混ぜた。`;
     case "round_started":
@@ -201,7 +203,7 @@ const ja: Fmt = (e, h) => {
     case "influence_lost":
       return `${h.side(e.faction)}が影響力を ${e.amount} 失った（${e.total}）。`;
     case "deck_looked":
-      return `${h.side(e.by)}が${h.side(e.deck)}のデッキを ${e.count} 枚見た${e.cards ? `：${e.cards.map(h.card).join("、")}` : ""}。`;
+      return `${h.side(e.by)}が${h.side(e.deck)}のデッキを ${e.count} 枚見た${e.cards ? `：${cardsIn(e.cards).map(h.card).join("、")}` : ""}。`;
     case "deck_searched":
       return `${h.side(e.by)}が${h.side(e.deck)}のデッキを探した。`;
     case "card_on_top":

@@ -3,12 +3,18 @@
 // rulebooks do not print follow the local Star Wars releases (glossary: "use the names the local Star
 // Wars releases use"); the remaining game terms (basic card kinds, three strategies, most events) are
 // our translations, marked `ours` below. The README lists the sources.
-export type Lang = "en" | "zh-Hant" | "ja";
+//
+// The tables are keyed by the generated unions (`Card`, `EventCard`, `Strategy`, proto/ts) and need
+// every language: a new character, event, strategy or language fails `npm run typecheck` here.
+import { type BasicKind, type Character, cardInfo } from "../data/cards";
+import type { Card, EventCard, Strategy } from "../net/protocol";
+import type { Lang } from "./langs";
 
-type Local = { "zh-Hant": string; ja: string };
+/** A name in every language but English: the English name is the one on the wire. */
+type Translated = { readonly [L in Exclude<Lang, "en">]: string };
 
-/** Characters and events, keyed by their English name (the name on the wire). */
-export const NAMES: Record<string, Local> = {
+/** Characters, keyed by their English name. */
+const CHARACTER_NAMES: { readonly [C in Character]: Translated } = {
   // Rebel characters
   "Han Solo": { "zh-Hant": "韓．索羅", ja: "ハン・ソロ" },
   Chewbacca: { "zh-Hant": "丘巴卡", ja: "チューバッカ" },
@@ -27,6 +33,10 @@ export const NAMES: Record<string, Local> = {
   "Boba Fett": { "zh-Hant": "波巴．費特", ja: "ボバ・フェット" },
   "IG-88": { "zh-Hant": "IG-88", ja: "IG-88" },
   "Jabba the Hutt": { "zh-Hant": "赫特人賈霸", ja: "ジャバ・ザ・ハット" },
+};
+
+/** Events, keyed by their English name. */
+const EVENT_NAMES: { readonly [E in EventCard]: Translated } = {
   // Events: Escape From Tatooine is the rulebooks'; the others are ours
   "Escape From Tatooine": { "zh-Hant": "逃離塔圖因", ja: "タトゥーインから脱出" },
   "Acquire the Death Star Plans": { "zh-Hant": "奪取死星設計圖", ja: "デス・スターの設計図入手" },
@@ -55,15 +65,15 @@ export const NAMES: Record<string, Local> = {
 };
 
 /** The four basic card kinds; a basic card's name is "<Kind> <value>" (ours). */
-const BASIC_KINDS: Record<string, Local> = {
-  Military: { "zh-Hant": "軍事", ja: "軍事" },
-  Diplomacy: { "zh-Hant": "外交", ja: "外交" },
-  Recon: { "zh-Hant": "偵察", ja: "偵察" },
-  "The Force": { "zh-Hant": "原力", ja: "フォース" },
+const BASIC_KINDS: { readonly [K in BasicKind]: Translated } = {
+  military: { "zh-Hant": "軍事", ja: "軍事" },
+  diplomacy: { "zh-Hant": "外交", ja: "外交" },
+  recon: { "zh-Hant": "偵察", ja: "偵察" },
+  the_force: { "zh-Hant": "原力", ja: "フォース" },
 };
 
 /** Deception and Infiltration are the rulebooks'; the other three are ours. */
-export const STRATEGY_NAMES: Record<string, Record<Lang, string>> = {
+const STRATEGY_NAMES: { readonly [S in Strategy]: { readonly [L in Lang]: string } } = {
   deception: { en: "Deception", "zh-Hant": "謊言", ja: "欺瞞" },
   direct_assault: { en: "Direct Assault", "zh-Hant": "正面強攻", ja: "直接攻撃" },
   infiltration: { en: "Infiltration", "zh-Hant": "滲透", ja: "潜入" },
@@ -71,18 +81,25 @@ export const STRATEGY_NAMES: Record<string, Record<Lang, string>> = {
   support: { en: "Support", "zh-Hant": "支援", ja: "支援" },
 };
 
-const BASIC = /^(Military|Diplomacy|Recon|The Force) ([2-5])$/;
-
-/** A card or event name in `lang` (the English name when it is unknown). */
-export function nameIn(lang: Lang, name: string): string {
-  if (lang === "en") return name;
-  const named = NAMES[name]?.[lang];
-  if (named) return named;
-  const basic = BASIC.exec(name);
-  const kind = basic ? BASIC_KINDS[basic[1]!]?.[lang] : undefined;
-  return kind ? `${kind} ${basic![2]}` : name;
+function isCharacter(card: Card): card is Character {
+  return Object.hasOwn(CHARACTER_NAMES, card);
 }
 
-export function strategyIn(lang: Lang, s: string): string {
+/** A card's name in `lang` (the English name when this build does not know the card). */
+export function cardIn(lang: Lang, card: Card): string {
+  if (lang === "en") return card;
+  if (isCharacter(card)) return CHARACTER_NAMES[card][lang];
+  // a basic card: its kind and its value ("Military 3" → "軍事 3")
+  const info = cardInfo(card);
+  if (info.kind === "character") return card;
+  return `${BASIC_KINDS[info.kind][lang]} ${card.slice(card.lastIndexOf(" ") + 1)}`;
+}
+
+/** An event's name in `lang` (the English name for an event a newer server knows and this build does not). */
+export function eventIn(lang: Lang, event: EventCard): string {
+  return lang === "en" ? event : (EVENT_NAMES[event]?.[lang] ?? event);
+}
+
+export function strategyIn(lang: Lang, s: Strategy): string {
   return STRATEGY_NAMES[s]?.[lang] ?? s;
 }

@@ -1,9 +1,13 @@
-// One-line paraphrases of powers, strategies and event effects (from docs/spec/rules.md R-6..R-8).
-import type { Lang } from "./names";
+// One-line paraphrases of powers, strategies and event effects (from docs/spec/rules.md R-6..R-8),
+// keyed by the generated unions: a new character, strategy, effect or language fails `typecheck` here.
+import type { PowerKey } from "../data/cards";
+import type { EventEffect, Strategy } from "../net/protocol";
+import type { Lang } from "./langs";
 
-type T = Record<Lang, string>;
+type T = { readonly [L in Lang]: string };
 
-export const POWERS: Record<string, T> = {
+/** Basic cards by their kind, characters by their name. */
+const POWERS: { readonly [K in PowerKey]: T } = {
   military: {
     en: "Discard a card from the opponent's play area.",
     "zh-Hant": "棄掉對手遊戲區域的一張卡牌。",
@@ -102,7 +106,7 @@ export const POWERS: Record<string, T> = {
   },
 };
 
-export const STRATEGY_TEXT: Record<string, T> = {
+const STRATEGY_TEXT: { readonly [S in Strategy]: T } = {
   deception: {
     en: "If neither is bust, the would-be loser wins instead.",
     "zh-Hant": "若雙方都未爆掉，原本落敗的一方反而獲勝。",
@@ -126,7 +130,7 @@ export const STRATEGY_TEXT: Record<string, T> = {
   },
 };
 
-export const EFFECT_TEXT: Record<string, T> = {
+const EFFECT_TEXT: { readonly [E in EventEffect]: T } = {
   none: { en: "No effect.", "zh-Hant": "沒有效果。", ja: "効果なし。" },
   ban_diplomacy: {
     en: "Diplomacy powers do not resolve.",
@@ -195,3 +199,18 @@ export const EFFECT_TEXT: Record<string, T> = {
     ja: "勝者は使用済みの戦略カードをすべて取り戻す。",
   },
 };
+
+// The lookups tolerate what a newer server may send and this build does not know.
+
+/** A card's power (`null`: a card this build does not know). */
+export function powerIn(lang: Lang, key: PowerKey | null): string {
+  return key === null ? "" : (POWERS[key]?.[lang] ?? "");
+}
+
+export function strategyTextIn(lang: Lang, s: Strategy): string {
+  return STRATEGY_TEXT[s]?.[lang] ?? "";
+}
+
+export function effectIn(lang: Lang, e: EventEffect): string {
+  return EFFECT_TEXT[e]?.[lang] ?? e;
+}

@@ -1,6 +1,6 @@
 // A short summary of the rules for the reference panel, in the rulebooks' terms (glossary). It follows
 // docs/spec/rules.md (R-2 to R-5, R-7); the card texts are in powers.ts.
-import type { Lang } from "./names";
+import type { Lang } from "./langs";
 
 export interface RulesSection {
   title: string;

@@ -1,8 +1,7 @@
 // Pure helpers over a View: what the UI needs to show the next move. No framework imports.
 
-import { catalogIndex } from "../data/cards";
-import type { Action, CardRef, Choice, Faction, PlayerView, Role, View } from "../net/protocol";
-import { otherFaction } from "../net/protocol";
+import { cardsIn, catalogIndex } from "../data/cards";
+import type { Action, Card, CardRef, Choice, Faction, PlayerView, Role, View } from "../net/protocol";
 
 export function myFaction(role: Role | null): Faction | null {
   return role && role.role === "seat" ? role.faction : null;
@@ -66,8 +65,8 @@ export interface CardActions {
 }
 
 /** `use_power` / `spend_influence` actions by the card they name. */
-export function legalByCard(view: View): Map<string, CardActions> {
-  const out = new Map<string, CardActions>();
+export function legalByCard(view: View): Map<Card, CardActions> {
+  const out = new Map<Card, CardActions>();
   for (const a of view.legal_actions) {
     if (a.type === "use_power" || a.type === "spend_influence") {
       const entry = out.get(a.card) ?? {};
@@ -76,10 +75,6 @@ export function legalByCard(view: View): Map<string, CardActions> {
     }
   }
   return out;
-}
-
-export function canDo(view: View, type: ActionKind): Action | null {
-  return view.legal_actions.find((a) => a.type === type) ?? null;
 }
 
 /** The answers I may give to the pending choice (empty unless it is mine). */
@@ -142,7 +137,7 @@ export function matchCardsOption(options: Choice[], selected: Iterable<string>):
 }
 
 /** The legal `choose_characters` action naming exactly `chosen`, if any. */
-export function matchCharacterChoice(view: View, chosen: Iterable<string>): Action | null {
+export function matchCharacterChoice(view: View, chosen: Iterable<Card>): Action | null {
   const want = [...chosen].sort().join("|");
   return (
     view.legal_actions.find((a) => a.type === "choose_characters" && [...a.characters].sort().join("|") === want) ??
@@ -151,10 +146,10 @@ export function matchCharacterChoice(view: View, chosen: Iterable<string>): Acti
 }
 
 /** The characters offered in the character choice (the union of the legal choices). */
-export function characterPool(view: View): string[] {
-  const seen: string[] = [];
+export function characterPool(view: View): Card[] {
+  const seen: Card[] = [];
   for (const a of view.legal_actions) {
-    if (a.type === "choose_characters") for (const c of a.characters) if (!seen.includes(c)) seen.push(c);
+    if (a.type === "choose_characters") for (const c of cardsIn(a.characters)) if (!seen.includes(c)) seen.push(c);
   }
   return seen.sort((a, b) => catalogIndex(a) - catalogIndex(b));
 }
@@ -169,11 +164,6 @@ export function strategyChoices(view: View): { rebel: Action[]; imperial: Action
 /** The game's winner side, if decided, and VP per round for the small chart. */
 export function vpByRound(view: View): { round: number; vp: [number, number] }[] {
   return view.rounds.filter((r) => r.reason !== null).map((r) => ({ round: r.round, vp: r.vp_after }));
-}
-
-/** The opponent of the bottom player. */
-export function topFaction(role: Role | null): Faction {
-  return otherFaction(bottomFaction(role));
 }
 
 /** The option a click on a glowing card picks: the one naming only that card, else the first naming it. */

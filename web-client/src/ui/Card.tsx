@@ -1,10 +1,10 @@
 import type { ComponentChildren } from "preact";
-import { cardInfo, powerKey } from "../data/cards";
+import { type CardKind, cardInfo } from "../data/cards";
 import { cardName, powerText, sideName, t } from "../i18n";
-import type { Faction } from "../net/protocol";
+import type { Card, Faction } from "../net/protocol";
 import { inspected, inspectHandlers } from "./CardDetail";
 
-const GLYPH: Record<string, string> = {
+const GLYPH: { readonly [K in CardKind]: string } = {
   military: "⚔",
   diplomacy: "✉",
   recon: "◎",
@@ -12,7 +12,7 @@ const GLYPH: Record<string, string> = {
   character: "",
 };
 
-export function monogram(name: string): string {
+function monogram(name: string): string {
   const words = name
     .replace(/[^A-Za-z0-9 -]/g, "")
     .split(/[ -]+/)
@@ -25,7 +25,7 @@ export function monogram(name: string): string {
 
 /** A typographic card: faction colour, type glyph, value top-left, exhausted value bottom-left, power. */
 export function CardFace(props: {
-  name: string;
+  name: Card;
   owner: Faction;
   /** undefined: not in play (no ready/exhausted state) */
   ready?: boolean;
@@ -77,7 +77,7 @@ export function CardFace(props: {
       </span>
       {!props.compact && (
         <span class="power" aria-hidden="true">
-          {powerText(powerKey(props.name))}
+          {powerText(info.power)}
         </span>
       )}
       <span class="xv" aria-hidden="true">

@@ -1,14 +1,14 @@
 import { signal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
-import { cardInfo, powerKey } from "../data/cards";
+import { cardInfo } from "../data/cards";
 import { cardName, colon, lang, powerText, sideName, t } from "../i18n";
-import type { Faction, View } from "../net/protocol";
+import type { Card, Faction, View } from "../net/protocol";
 
 /** The card being inspected. `pinned`: opened by a tap or click, stays until closed; otherwise it
  *  follows the pointer or the keyboard focus and hides when they leave. Its state in play is read
  *  from the current view when shown, so a pinned card never shows a stale state. */
 export interface Inspected {
-  name: string;
+  name: Card;
   owner: Faction;
   pinned: boolean;
 }
@@ -96,7 +96,7 @@ export function CardDetail({ view }: { view: View | null }) {
       <p class="power-full">
         <strong>{t("detail.power")}</strong>
         {colon()}
-        {powerText(powerKey(c.name))}
+        {powerText(info.power)}
       </p>
       {c.pinned && (
         <button type="button" class="close" onClick={() => (inspected.value = null)}>

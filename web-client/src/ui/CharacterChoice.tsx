@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { IMPERIAL_CHARACTERS, REBEL_CHARACTERS } from "../data/cards";
+import { type Character, cardsIn, IMPERIAL_CHARACTERS, REBEL_CHARACTERS } from "../data/cards";
 import { cardName, colon, powerText, sideName, t } from "../i18n";
 import { otherFaction } from "../net/protocol";
 import { characterPool, matchCharacterChoice, playerOf } from "../state/derived";
@@ -10,7 +10,7 @@ import { inspectHandlers } from "./CardDetail";
 export function CharacterChoice({ store }: { store: GameStore }) {
   const view = store.view.value!;
   const me = store.me.value;
-  const [picked, setPicked] = useState<string[]>([]);
+  const [picked, setPicked] = useState<Character[]>([]);
 
   if (!me) {
     return (
@@ -37,7 +37,7 @@ export function CharacterChoice({ store }: { store: GameStore }) {
   const all = me === "rebel" ? REBEL_CHARACTERS : IMPERIAL_CHARACTERS;
   const action = matchCharacterChoice(view, picked);
 
-  const toggle = (c: string) => {
+  const toggle = (c: Character) => {
     if (locked) return;
     setPicked((p) => (p.includes(c) ? p.filter((x) => x !== c) : p.length < 4 ? [...p, c] : p));
   };
@@ -56,7 +56,7 @@ export function CharacterChoice({ store }: { store: GameStore }) {
             <div class="secret">
               <span class="badge secret-mark">{t("common.onlyYou")}</span>
               <div class="cards-row">
-                {mine.characters.map((c) => (
+                {cardsIn(mine.characters).map((c) => (
                   <CardFace key={c} name={c} owner={me} />
                 ))}
               </div>

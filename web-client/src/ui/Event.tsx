@@ -56,7 +56,7 @@ export function EventCard({ view }: { view: View }) {
 }
 
 /** One line of why the round went the way it did. */
-export function resultLine(r: RoundResult): string {
+function resultLine(r: RoundResult): string {
   if (!r.winner || !r.reason) return t("dominance.noWinner");
   const why =
     r.reason === "tie_balance_token"

@@ -1,12 +1,13 @@
 import { useEffect, useRef } from "preact/hooks";
+import { eventsIn } from "../data/cards";
 import { cardName, colon, eventName, sideName, strategyName, strategyText, t } from "../i18n";
-import type { Choice, PendingView } from "../net/protocol";
+import type { CardRef, Choice, PendingView } from "../net/protocol";
 import { choiceKey, myAnswers } from "../state/derived";
 import type { GameStore } from "../state/store";
 import { CardFace } from "./Card";
 import { pendingSelection } from "./selection";
 
-export function sourceName(p: PendingView): string {
+function sourceName(p: PendingView): string {
   switch (p.source.kind) {
     case "card":
       return cardName(p.source.card.card);
@@ -18,7 +19,7 @@ export function sourceName(p: PendingView): string {
 }
 
 function describeChoice(c: Choice): string {
-  const ref = (r: { owner: string; card: string }) => `${cardName(r.card)} (${sideName(r.owner)})`;
+  const ref = (r: CardRef) => `${cardName(r.card)} (${sideName(r.owner)})`;
   switch (c.kind) {
     case "cards":
       return c.cards.length === 0 ? t("pending.nothing") : c.cards.map(ref).join(" + ");
@@ -33,7 +34,7 @@ function describeChoice(c: Choice): string {
     case "strategy":
       return `${strategyName(c.strategy)} — ${strategyText(c.strategy)}`;
     case "event_order":
-      return t("pending.order", { list: c.events.map(eventName).join(" → ") });
+      return t("pending.order", { list: eventsIn(c.events).map(eventName).join(" → ") });
     case "play":
       return c.play ? t("pending.playYes") : t("pending.playNo");
   }

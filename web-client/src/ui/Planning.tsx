@@ -1,11 +1,11 @@
 import { STRATEGIES } from "../data/cards";
 import { colon, sideName, strategyName, strategyText, t } from "../i18n";
-import { FACTIONS, otherFaction, type PlayerView } from "../net/protocol";
+import { FACTIONS, otherFaction, type PlayerView, type Strategy } from "../net/protocol";
 import { playerOf, strategyChoices } from "../state/derived";
 import type { GameStore } from "../state/store";
 import { EventCard, RoundSummary } from "./Event";
 
-export function Modifiers({ p }: { p: PlayerView }) {
+function Modifiers({ p }: { p: PlayerView }) {
   const side = sideName(p.faction);
   const other = sideName(otherFaction(p.faction));
   return (
@@ -63,7 +63,7 @@ export function Planning({ store }: { store: GameStore }) {
                   <p>{f === me ? t("strategy.forYou") : t("strategy.forOpponent", { side: sideName(f) })}</p>
                   <StrategyRow
                     p={p}
-                    legal={legal.map((a) => (a.type === "choose_strategy" ? a.strategy : ""))}
+                    legal={legal.flatMap((a) => (a.type === "choose_strategy" ? [a.strategy] : []))}
                     busy={store.busy.value}
                     onPick={(s) => {
                       const a = legal.find((x) => x.type === "choose_strategy" && x.strategy === s);
@@ -98,7 +98,7 @@ function UsedList({ p }: { p: PlayerView }) {
   );
 }
 
-function StrategyRow(props: { p: PlayerView; legal: string[]; busy: boolean; onPick: (s: string) => void }) {
+function StrategyRow(props: { p: PlayerView; legal: Strategy[]; busy: boolean; onPick: (s: Strategy) => void }) {
   return (
     <ul class="strategies" role="list">
       {STRATEGIES.map((s) => {

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from "preact/hooks";
+import { cardsIn } from "../data/cards";
 import { cardName, colon, sideName, strategyName, t } from "../i18n";
 import type { Faction, PlayerView, View } from "../net/protocol";
 import { choiceKey, myAnswers, optionForCard, playerOf, refKey, totalStatus } from "../state/derived";
@@ -120,14 +121,14 @@ function PlayerStrip({ view, f, store }: { view: View; f: Faction; store: GameSt
         <p class="small secret">
           <span class="badge secret-mark">{t("common.onlyYou")}</span> {t("table.yourCharacters")}
           {colon()}
-          {p.characters.map(cardName).join(t("sep.list"))}
+          {cardsIn(p.characters).map(cardName).join(t("sep.list"))}
         </p>
       )}
       {p.reserve_known.length > 0 && (
         <p class="small">
           {t("table.reserveKnown")}
           {colon()}
-          {p.reserve_known.map(cardName).join(t("sep.list"))}
+          {cardsIn(p.reserve_known).map(cardName).join(t("sep.list"))}
         </p>
       )}
       {p.discard_pile.length > 0 && (

@@ -2,7 +2,7 @@ import { defaultStorage } from "../net/env";
 import { ApiClient } from "../net/http";
 import { TokenStore } from "../net/tokens";
 
-export const storage = defaultStorage();
+const storage = defaultStorage();
 export const tokens = new TokenStore(storage);
 export const api = new ApiClient();
 
