@@ -1,5 +1,6 @@
 // Card data for display: names in catalog order (the server's order), kinds, printed values, events.
-// The values come from the engine's card data, the one place they are corrected (bundled at build time).
+// The values come from the engine's card data, the one place they are corrected (bundled at build time);
+// docs/spec/cards.md gives their sources.
 import data from "../../../crates/rules/data/cards.json";
 import type { Card, CardMask, EventCard, EventEffect, EventOrder, Faction, Strategy } from "../net/protocol";
 

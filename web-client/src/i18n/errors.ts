@@ -6,7 +6,7 @@ import type { ClientErrorCode } from "../net/protocol";
 import type { Lang } from "./langs";
 
 const TEXTS: { readonly [C in ClientErrorCode]: { readonly [L in Lang]: string } } = {
-  // protocol and rooms (PROTOCOL.md)
+  // protocol and rooms (proto/PROTOCOL.md)
   bad_message: {
     en: "The server did not understand a message.",
     "zh-Hant": "伺服器無法理解訊息。",
@@ -97,7 +97,7 @@ const TEXTS: { readonly [C in ClientErrorCode]: { readonly [L in Lang]: string }
     "zh-Hant": "伺服器正在重新啟動。",
     ja: "サーバーが再起動中です。",
   },
-  // the rules engine's (ACTIONS.md)
+  // the rules engine's (proto/ACTIONS.md)
   game_over: {
     en: "The game is over.",
     "zh-Hant": "遊戲已結束。",

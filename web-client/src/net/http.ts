@@ -1,4 +1,4 @@
-// The HTTP API (PROTOCOL.md): create a room, take the free seat. Bodies are the generated types.
+// The HTTP API (proto/PROTOCOL.md): create a room, take the free seat. Bodies are the generated types.
 import type { ApiErrorBody, ClientErrorCode, CreatedRoom, JoinedRoom, JoinRequest, RoomOptions } from "./protocol";
 
 /** A refused or failed request: the `ApiErrorBody` code (or a local code) plus the HTTP status (0: no answer). */
