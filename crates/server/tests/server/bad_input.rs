@@ -2,37 +2,37 @@
 //! usable unless it is an authentication failure.
 
 use anyhow::Result;
-use serde_json::{Value, json};
+use evr_protocol::{ClientMsg, CreatedRoom, ErrorCode, PROTOCOL_VERSION, SideChoice, SpectatorPolicy};
+use evr_rules::{Action, Card, Mode, RuleError};
+use serde_json::json;
 
 use crate::support::{self, Client};
 
-async fn expect_error(c: &mut Client, code: &str) -> Result<Value> {
-    let e = c.recv_type("error").await?;
-    assert_eq!(e["code"], code, "{e}");
-    Ok(e)
+async fn expect_error(c: &mut Client, code: ErrorCode) -> Result<()> {
+    assert_eq!(c.recv_error().await?, code);
+    Ok(())
 }
 
 async fn still_usable(c: &mut Client) -> Result<()> {
-    c.send(json!({"type": "ping"})).await?;
-    c.recv_type("pong").await?;
-    Ok(())
+    c.send(&ClientMsg::Ping).await?;
+    c.recv_until("pong", |m| matches!(m, evr_protocol::ServerMsg::Pong).then_some(()))
+        .await
 }
 
 #[tokio::test]
 async fn malformed_unknown_and_oversized_frames_get_errors_and_the_connection_stays() -> Result<()> {
     let server = support::start("bad-frames").await?;
-    let seats = support::create_and_join(server.addr, "full").await?;
+    let seats = support::create_and_join(server.addr, Mode::Full).await?;
     let (mut c, _) = Client::hello(server.addr, &seats.code, Some(&seats.creator_token), None).await?;
     c.send_text("{not json".into()).await?;
-    expect_error(&mut c, "bad_message").await?;
-    c.send(json!({"type": "teleport"})).await?;
-    expect_error(&mut c, "bad_message").await?;
+    expect_error(&mut c, ErrorCode::BadMessage).await?;
+    c.send_text(json!({"type": "teleport"}).to_string()).await?;
+    expect_error(&mut c, ErrorCode::BadMessage).await?;
     c.send_text(format!("{{\"type\":\"ping\",\"pad\":\"{}\"}}", "x".repeat(20_000)))
         .await?;
-    expect_error(&mut c, "frame_too_large").await?;
-    c.send(json!({"type": "hello", "version": 1, "token": null, "last_seq": null}))
-        .await?;
-    expect_error(&mut c, "hello_expected").await?;
+    expect_error(&mut c, ErrorCode::FrameTooLarge).await?;
+    c.send(&support::hello(None, None)).await?;
+    expect_error(&mut c, ErrorCode::HelloExpected).await?;
     still_usable(&mut c).await?;
     server.stop().await
 }
@@ -40,28 +40,31 @@ async fn malformed_unknown_and_oversized_frames_get_errors_and_the_connection_st
 #[tokio::test]
 async fn authentication_failures_are_refused_and_closed() -> Result<()> {
     let server = support::start("bad-auth").await?;
-    let seats = support::create_and_join(server.addr, "full").await?;
+    let seats = support::create_and_join(server.addr, Mode::Full).await?;
 
     let mut c = Client::connect(server.addr, &seats.code).await?;
-    c.send(json!({"type": "hello", "version": 1, "token": "00000000000000000000000000000000", "last_seq": null}))
+    c.send(&support::hello(Some("00000000000000000000000000000000"), None))
         .await?;
-    expect_error(&mut c, "bad_token").await?;
+    expect_error(&mut c, ErrorCode::BadToken).await?;
     assert!(c.is_closed().await);
 
     let mut c = Client::connect(server.addr, &seats.code).await?;
-    c.send(json!({"type": "hello", "version": 999, "token": null, "last_seq": null}))
-        .await?;
-    expect_error(&mut c, "version_mismatch").await?;
+    c.send(&ClientMsg::Hello {
+        version: PROTOCOL_VERSION + 998,
+        token: None,
+        last_seq: None,
+    })
+    .await?;
+    expect_error(&mut c, ErrorCode::VersionMismatch).await?;
     assert!(c.is_closed().await);
 
     let mut c = Client::connect(server.addr, "ZZZZZZZZZZ").await?;
-    c.send(json!({"type": "hello", "version": 1, "token": null, "last_seq": null}))
-        .await?;
-    expect_error(&mut c, "room_not_found").await?;
+    c.send(&support::hello(None, None)).await?;
+    expect_error(&mut c, ErrorCode::RoomNotFound).await?;
 
     let mut c = Client::connect(server.addr, &seats.code).await?;
-    c.send(json!({"type": "ping"})).await?;
-    expect_error(&mut c, "hello_expected").await?;
+    c.send(&ClientMsg::Ping).await?;
+    expect_error(&mut c, ErrorCode::HelloExpected).await?;
     assert!(c.is_closed().await);
     server.stop().await
 }
@@ -69,84 +72,71 @@ async fn authentication_failures_are_refused_and_closed() -> Result<()> {
 #[tokio::test]
 async fn refused_actions_change_nothing() -> Result<()> {
     let server = support::start("refused").await?;
-    let seats = support::create_and_join(server.addr, "full").await?;
+    let seats = support::create_and_join(server.addr, Mode::Full).await?;
     let (mut spectator, _) = Client::hello(server.addr, &seats.code, None, None).await?;
     let (mut a, welcome) = Client::hello(server.addr, &seats.code, Some(&seats.creator_token), None).await?;
-    let seq = welcome["seq"].as_u64().unwrap_or(0);
-    let choice = welcome["view"]["legal_actions"][0].clone();
+    let seq = welcome.seq;
+    let choice = welcome.view.legal_actions[0];
 
     // A spectator cannot act.
-    spectator
-        .send(json!({"type": "action", "based_on": seq, "action_id": "s1", "action": choice}))
-        .await?;
-    expect_error(&mut spectator, "spectator_cannot_act").await?;
+    spectator.send(&support::action(seq, "s1", choice)).await?;
+    expect_error(&mut spectator, ErrorCode::SpectatorCannotAct).await?;
     // A rule error keeps the engine's code.
-    a.send(json!({"type": "action", "based_on": seq, "action_id": "x1", "action": {"type": "pass"}}))
-        .await?;
-    expect_error(&mut a, "wrong_phase").await?;
+    a.send(&support::action(seq, "x1", Action::Pass)).await?;
+    expect_error(&mut a, ErrorCode::Rule(RuleError::WrongPhase)).await?;
     // Stale: decided on an older view.
-    a.send(json!({"type": "action", "based_on": seq + 7, "action_id": "x2", "action": choice}))
-        .await?;
-    expect_error(&mut a, "stale_action").await?;
-    let fresh = a.recv_type("welcome").await?;
-    assert_eq!(fresh["seq"], seq, "nothing changed");
+    a.send(&support::action(seq + 7, "x2", choice)).await?;
+    expect_error(&mut a, ErrorCode::StaleAction).await?;
+    let fresh = a.recv_welcome().await?;
+    assert_eq!(fresh.seq, seq, "nothing changed");
     // A bad action id.
-    a.send(json!({"type": "action", "based_on": seq, "action_id": "", "action": choice}))
-        .await?;
-    expect_error(&mut a, "bad_action_id").await?;
+    a.send(&support::action(seq, "", choice)).await?;
+    expect_error(&mut a, ErrorCode::BadActionId).await?;
 
     // The real action once, then the same id again: acknowledged twice with the same seq,
     // applied once.
-    a.send(json!({"type": "action", "based_on": seq, "action_id": "c1", "action": choice}))
-        .await?;
-    let ack = a.recv_type("ack").await?;
-    assert_eq!(ack["seq"], seq + 1);
-    a.recv_type("update").await?;
-    a.send(json!({"type": "action", "based_on": seq + 1, "action_id": "c1", "action": choice}))
-        .await?;
-    let again = a.recv_type("ack").await?;
-    assert_eq!(again["seq"], seq + 1);
+    a.send(&support::action(seq, "c1", choice)).await?;
+    assert_eq!(a.recv_ack().await?, seq + 1);
+    a.recv_update().await?;
+    a.send(&support::action(seq + 1, "c1", choice)).await?;
+    assert_eq!(a.recv_ack().await?, seq + 1);
     still_usable(&mut a).await?;
     let (_, check) = Client::hello(server.addr, &seats.code, None, None).await?;
-    assert_eq!(check["seq"], seq + 1, "the repeated action was not applied again");
+    assert_eq!(check.seq, seq + 1, "the repeated action was not applied again");
     server.stop().await
 }
 
 #[tokio::test]
 async fn actions_wait_for_the_second_player_and_spectators_can_be_off() -> Result<()> {
     let server = support::start("waiting").await?;
-    let (status, created) = support::post_json(
-        server.addr,
-        "/api/rooms",
-        json!({"side": "rebel", "mode": "full", "spectators": "off"}),
-    )
-    .await?;
-    assert_eq!(status, 201);
-    assert_eq!(created["seat"], "rebel");
-    assert!(created["watch_url"].is_null());
-    let code = created["code"].as_str().unwrap_or_default().to_string();
-    assert_eq!(code.len(), 10);
-    let token = created["token"].as_str().unwrap_or_default().to_string();
-    let (mut a, welcome) = Client::hello(server.addr, &code, Some(&token), None).await?;
-    let choice = welcome["view"]["legal_actions"][0].clone();
-    a.send(json!({"type": "action", "based_on": 0, "action_id": "c1", "action": choice}))
-        .await?;
-    expect_error(&mut a, "waiting_for_opponent").await?;
+    let mut options = support::options(Mode::Full);
+    options.side = SideChoice::Rebel;
+    options.spectators = SpectatorPolicy::Off;
+    let created = support::create_room(server.addr, &options).await?;
+    assert_eq!(created.seat, evr_rules::Faction::Rebel);
+    assert_eq!(created.watch_url, None);
+    assert_eq!(created.code.len(), 10);
+    let (mut a, welcome) = Client::hello(server.addr, &created.code, Some(&created.token), None).await?;
+    a.send(&support::action(0, "c1", welcome.view.legal_actions[0])).await?;
+    expect_error(&mut a, ErrorCode::WaitingForOpponent).await?;
 
-    let mut s = Client::connect(server.addr, &code).await?;
-    s.send(json!({"type": "hello", "version": 1, "token": null, "last_seq": null}))
-        .await?;
-    expect_error(&mut s, "spectators_not_allowed").await?;
+    let mut s = Client::connect(server.addr, &created.code).await?;
+    s.send(&support::hello(None, None)).await?;
+    expect_error(&mut s, ErrorCode::SpectatorsNotAllowed).await?;
 
-    let (status, body) = support::post_json(
-        server.addr,
-        &format!("/api/rooms/{code}/join"),
-        json!({"invite": "nope"}),
-    )
-    .await?;
-    assert_eq!((status, body["code"].as_str()), (403, Some("bad_token")));
-    let (status, body) = support::post_json(server.addr, "/api/rooms", json!({"side": "sideways"})).await?;
+    let refused = support::join_room(server.addr, &created.code, "nope").await?;
+    assert_eq!(
+        refused.map(|_| ()).map_err(|(s, e)| (s, e.code)),
+        Err((403, ErrorCode::BadToken))
+    );
+    // A body that is not room options at all.
+    let (status, body) = support::post_raw(server.addr, "/api/rooms", json!({"side": "sideways"})).await?;
     assert_eq!((status, body["code"].as_str()), (400, Some("bad_message")));
+    let typed = support::post::<_, CreatedRoom>(server.addr, "/api/rooms", &json!({"side": "sideways"})).await?;
+    assert_eq!(
+        typed.map(|_| ()).map_err(|(s, e)| (s, e.code)),
+        Err((400, ErrorCode::BadMessage))
+    );
     server.stop().await
 }
 
@@ -155,15 +145,18 @@ async fn a_flood_is_rate_limited() -> Result<()> {
     let mut config = evr_server::Config::for_tests(support::temp_dir("flood"));
     config.messages_per_second = 5;
     let server = support::start_with(config).await?;
-    let seats = support::create_and_join(server.addr, "full").await?;
+    let seats = support::create_and_join(server.addr, Mode::Full).await?;
     let (mut c, _) = Client::hello(server.addr, &seats.code, Some(&seats.creator_token), None).await?;
     for _ in 0..40 {
-        c.send(json!({"type": "ping"})).await?;
+        c.send(&ClientMsg::Ping).await?;
     }
     let mut limited = 0;
     for _ in 0..40 {
-        let m = c.recv().await?;
-        if m["type"] == "error" && m["code"] == "rate_limited" {
+        if let evr_protocol::ServerMsg::Error {
+            code: ErrorCode::RateLimited,
+            ..
+        } = c.recv().await?
+        {
             limited += 1;
         }
     }
@@ -176,7 +169,7 @@ async fn websocket_origin_must_match_the_public_origin() -> Result<()> {
     let mut config = evr_server::Config::for_tests(support::temp_dir("origin"));
     config.public_origin = "https://evr.example".into();
     let server = support::start_with(config).await?;
-    let seats = support::create_and_join(server.addr, "full").await?;
+    let seats = support::create_and_join(server.addr, Mode::Full).await?;
     let url = format!("ws://{}/ws/{}", server.addr, seats.code);
     let mut bad = tokio_tungstenite::tungstenite::client::IntoClientRequest::into_client_request(url.as_str())?;
     bad.headers_mut().insert("Origin", "https://evil.example".parse()?);
@@ -190,47 +183,45 @@ async fn websocket_origin_must_match_the_public_origin() -> Result<()> {
 #[tokio::test]
 async fn out_of_turn_other_seat_and_finished_game_actions_are_refused() -> Result<()> {
     let server = support::start("rules-refusals").await?;
-    let seats = support::create_and_join(server.addr, "tutorial").await?;
+    let seats = support::create_and_join(server.addr, Mode::Tutorial).await?;
     // In the tutorial the Rebel moves first.
-    let (rebel_token, imperial_token) = if seats.creator == "rebel" {
+    let (rebel_token, imperial_token) = if seats.creator == evr_rules::Faction::Rebel {
         (seats.creator_token.clone(), seats.guest_token.clone())
     } else {
         (seats.guest_token.clone(), seats.creator_token.clone())
     };
     let (mut rebel, _) = Client::hello(server.addr, &seats.code, Some(&rebel_token), None).await?;
     let (mut imperial, w) = Client::hello(server.addr, &seats.code, Some(&imperial_token), None).await?;
-    let seq = w["seq"].as_u64().unwrap_or(0);
-    imperial
-        .send(json!({"type": "action", "based_on": seq, "action_id": "i1", "action": {"type": "play_card"}}))
-        .await?;
-    expect_error(&mut imperial, "not_your_turn").await?;
+    let seq = w.seq;
+    imperial.send(&support::action(seq, "i1", Action::PlayCard)).await?;
+    expect_error(&mut imperial, ErrorCode::Rule(RuleError::NotYourTurn)).await?;
     // A card of the other seat.
-    rebel.send(json!({"type": "action", "based_on": seq, "action_id": "r0", "action": {"type": "use_power", "card": "Darth Vader"}})).await?;
-    expect_error(&mut rebel, "unknown_card").await?;
+    let vader: Card = serde_json::from_value(json!("Darth Vader"))?;
+    rebel
+        .send(&support::action(seq, "r0", Action::UsePower { card: vader }))
+        .await?;
+    expect_error(&mut rebel, ErrorCode::Rule(RuleError::UnknownCard)).await?;
 
     // Play the tutorial to its end: both keep passing after one card each.
     let script = [
-        (true, json!({"type": "play_card"})),
-        (false, json!({"type": "play_card"})),
-        (true, json!({"type": "pass"})),
-        (false, json!({"type": "pass"})),
+        (true, Action::PlayCard),
+        (false, Action::PlayCard),
+        (true, Action::Pass),
+        (false, Action::Pass),
     ];
     for (i, (by_rebel, action)) in script.into_iter().enumerate() {
         let c = if by_rebel { &mut rebel } else { &mut imperial };
-        c.send(json!({"type": "action", "based_on": seq + i as u64, "action_id": format!("t{i}"), "action": action}))
+        c.send(&support::action(seq + i as u32, format!("t{i}"), action))
             .await?;
-        c.recv_type("ack").await?;
+        c.recv_ack().await?;
     }
-    let end = rebel.recv_type("update").await?;
-    let mut last = end;
-    while last["seq"].as_u64() != Some(seq + 4) {
-        last = rebel.recv_type("update").await?;
+    let mut last = rebel.recv_update().await?;
+    while last.0 != seq + 4 {
+        last = rebel.recv_update().await?;
     }
-    assert!(!last["view"]["outcome"].is_null(), "the tutorial is over");
-    rebel
-        .send(json!({"type": "action", "based_on": seq + 4, "action_id": "late", "action": {"type": "pass"}}))
-        .await?;
-    expect_error(&mut rebel, "game_over").await?;
+    assert!(last.1.outcome.is_some(), "the tutorial is over");
+    rebel.send(&support::action(seq + 4, "late", Action::Pass)).await?;
+    expect_error(&mut rebel, ErrorCode::Rule(RuleError::GameOver)).await?;
     still_usable(&mut rebel).await?;
     server.stop().await
 }

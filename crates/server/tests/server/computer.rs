@@ -2,43 +2,43 @@
 //! decisions come from its seat's view only), accepts rematches, and spectators can watch.
 
 use anyhow::{Result, bail};
+use evr_protocol::{ClientMsg, ComputerLevel, ErrorCode, Opponent, Role, ServerMsg};
+use evr_rules::{Mode, View};
 use rand::{RngExt, SeedableRng};
-use serde_json::{Value, json};
 
-use crate::support::{self, Client};
+use crate::support::{self, Client, Welcome};
 
 /// The person plays random legal actions until the game is over; the computer plays its side.
 /// Returns the last view and how many updates the computer's moves produced.
-async fn play_against_computer(me: &mut Client, welcome: Value, seed: u64) -> Result<(Value, usize)> {
+async fn play_against_computer(me: &mut Client, welcome: Welcome, seed: u64) -> Result<(View, usize)> {
     let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
-    let mut seq = welcome["seq"].as_u64().unwrap_or(0);
-    let mut view = welcome["view"].clone();
+    let mut seq = welcome.seq;
+    let mut view = welcome.view;
     let mut acted_on = None;
     let mut mine = 0usize;
     let mut updates = 0usize;
     for _ in 0..5000 {
-        if !view["outcome"].is_null() {
+        if view.outcome.is_some() {
             return Ok((view, updates - mine));
         }
-        let legal = view["legal_actions"].as_array().cloned().unwrap_or_default();
+        let legal = &view.legal_actions;
         if !legal.is_empty() && acted_on != Some(seq) {
-            let action = legal[rng.random_range(0..legal.len())].clone();
-            me.send(json!({"type": "action", "based_on": seq, "action_id": format!("p{seq}"), "action": action}))
-                .await?;
+            let action = legal[rng.random_range(0..legal.len())];
+            me.send(&support::action(seq, format!("p{seq}"), action)).await?;
             acted_on = Some(seq);
         }
-        let m = me.recv().await?;
-        match m["type"].as_str() {
-            Some("update") | Some("welcome") => {
-                seq = m["seq"].as_u64().unwrap_or(seq);
-                view = m["view"].clone();
-                if m["type"] == "update" {
-                    updates += 1;
-                }
+        match me.recv().await? {
+            ServerMsg::Update { seq: s, view: v, .. } => {
+                (seq, view) = (s, *v);
+                updates += 1;
             }
-            Some("ack") => mine += 1,
-            Some("error") if m["code"] == "stale_action" => acted_on = None,
-            Some("error") => bail!("unexpected error {m}"),
+            ServerMsg::Welcome { seq: s, view: v, .. } => (seq, view) = (s, *v),
+            ServerMsg::Ack { .. } => mine += 1,
+            ServerMsg::Error {
+                code: ErrorCode::StaleAction,
+                ..
+            } => acted_on = None,
+            m @ ServerMsg::Error { .. } => bail!("unexpected error {m:?}"),
             _ => {}
         }
     }
@@ -48,24 +48,20 @@ async fn play_against_computer(me: &mut Client, welcome: Value, seed: u64) -> Re
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_whole_game_against_the_computer_with_a_spectator() -> Result<()> {
     let server = support::start("computer").await?;
-    let options = json!({"side": "random", "mode": "full", "spectators": "anyone_with_link",
-                         "opponent": {"kind": "computer", "level": "easy"}});
-    let (status, created) = support::post_json(server.addr, "/api/rooms", options).await?;
-    assert_eq!(status, 201, "{created}");
-    assert!(
-        created["invite_url"].is_null(),
-        "nobody else can take the computer's seat"
-    );
-    let code = created["code"].as_str().unwrap_or_default().to_string();
-    let (status, _) =
-        support::post_json(server.addr, &format!("/api/rooms/{code}/join"), json!({"invite": "x"})).await?;
-    assert_eq!(status, 403);
+    let mut options = support::options(Mode::Full);
+    options.opponent = Some(Opponent::Computer {
+        level: ComputerLevel::Easy,
+    });
+    let created = support::create_room(server.addr, &options).await?;
+    assert!(created.invite_url.is_none(), "nobody else can take the computer's seat");
+    let code = created.code.clone();
+    let refused = support::join_room(server.addr, &code, "x").await?;
+    assert_eq!(refused.err().map(|(status, _)| status), Some(403));
 
     let (mut watcher, _) = Client::hello(server.addr, &code, None, None).await?;
-    let (mut me, welcome) = Client::hello(server.addr, &code, created["token"].as_str(), None).await?;
-    let computer = if created["seat"] == "rebel" { 1 } else { 0 };
-    assert_eq!(
-        welcome["presence"]["seats"][computer]["connected"], true,
+    let (mut me, welcome) = Client::hello(server.addr, &code, Some(&created.token), None).await?;
+    assert!(
+        welcome.presence.seats[created.seat.opponent()].connected,
         "the computer is always there"
     );
 
@@ -74,22 +70,22 @@ async fn a_whole_game_against_the_computer_with_a_spectator() -> Result<()> {
         computer_moves > 10,
         "the computer played its side ({computer_moves} moves)"
     );
-    assert!(!end["outcome"].is_null());
+    assert!(end.outcome.is_some());
     // The spectator saw the same game end.
-    loop {
-        let m = watcher.recv().await?;
-        if m["type"] == "update" && !m["view"]["outcome"].is_null() {
-            assert!(m["view"]["legal_actions"].as_array().is_some_and(|l| l.is_empty()));
-            break;
-        }
-    }
+    let last = watcher
+        .recv_until("the last update", |m| match m {
+            ServerMsg::Update { view, .. } if view.outcome.is_some() => Some(*view),
+            _ => None,
+        })
+        .await?;
+    assert!(last.legal_actions.is_empty());
     // One request is enough for a rematch: the computer accepts; sides swap.
-    me.send(json!({"type": "rematch"})).await?;
-    let again = me.recv_type("welcome").await?;
-    assert_eq!(again["room"]["game_number"], 2);
-    assert_ne!(again["you"]["faction"], created["seat"]);
+    me.send(&ClientMsg::Rematch).await?;
+    let again = me.recv_welcome().await?;
+    assert_eq!(again.room.game_number, 2);
+    assert_eq!(again.you, Role::Seat(created.seat.opponent()));
     // And claiming a win against an ever-present computer is refused.
-    me.send(json!({"type": "claim_win"})).await?;
-    assert_eq!(me.recv_type("error").await?["code"], "cannot_claim_win");
+    me.send(&ClientMsg::ClaimWin).await?;
+    assert_eq!(me.recv_error().await?, ErrorCode::CannotClaimWin);
     server.stop().await
 }

@@ -8,9 +8,10 @@ use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use anyhow::{Result, bail};
-use serde_json::{Value, json};
+use evr_protocol::ErrorCode;
+use evr_rules::Mode;
 
-use crate::support::{self, Client, Seats};
+use crate::support::{self, Client, Seats, Welcome};
 
 fn free_port() -> Result<u16> {
     Ok(std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
@@ -37,7 +38,11 @@ async fn spawn_server(port: u16, data_dir: &Path) -> Result<Child> {
     bail!("the server did not start")
 }
 
-async fn seat_clients(addr: SocketAddr, seats: &Seats, last: Option<u32>) -> Result<(Client, Value, Client, Value)> {
+async fn seat_clients(
+    addr: SocketAddr,
+    seats: &Seats,
+    last: Option<u32>,
+) -> Result<(Client, Welcome, Client, Welcome)> {
     let (a, wa) = Client::hello(addr, &seats.code, Some(&seats.creator_token), last).await?;
     let (b, wb) = Client::hello(addr, &seats.code, Some(&seats.guest_token), last).await?;
     Ok((a, wa, b, wb))
@@ -52,26 +57,29 @@ async fn a_killed_server_resumes_every_game_where_it_was() -> Result<()> {
 
     let mut rooms = Vec::new();
     for g in 0..4u64 {
-        let seats = support::create_and_join(addr, "full").await?;
+        let seats = support::create_and_join(addr, Mode::Full).await?;
         let (mut a, wa, mut b, wb) = seat_clients(addr, &seats, None).await?;
         let (acked, views) = support::play_random(&mut a, &mut b, &wa, &wb, 25 + 10 * g as usize, g).await?;
         rooms.push((seats, acked, views));
     }
     // In flight at the moment of the kill: an action sent without waiting.
-    let (inflight_seats, _, inflight_views) = &rooms[0];
-    let (mut a, wa, _b, _) = seat_clients(addr, inflight_seats, None).await?;
-    let _ = inflight_views;
-    if let Some(action) = wa["view"]["legal_actions"].as_array().and_then(|l| l.first()).cloned() {
-        a.send(json!({"type": "action", "based_on": wa["seq"], "action_id": "inflight", "action": action}))
-            .await?;
+    let (inflight_seats, _, _) = &rooms[0];
+    let (mut a, wa, mut b, wb) = seat_clients(addr, inflight_seats, None).await?;
+    let (mover, legal) = if wa.view.legal_actions.is_empty() {
+        (&mut b, wb.view.legal_actions.first())
+    } else {
+        (&mut a, wa.view.legal_actions.first())
+    };
+    if let Some(action) = legal {
+        mover.send(&support::action(wa.seq, "inflight", *action)).await?;
     }
     server.kill()?;
     server.wait()?;
 
     let mut server = spawn_server(port, &data_dir).await?;
     for (g, (seats, acked, views)) in rooms.iter().enumerate() {
-        let (mut a, wa, mut b, wb) = seat_clients(addr, seats, Some(*acked as u32)).await?;
-        let seq = wa["seq"].as_u64().unwrap_or(0);
+        let (mut a, wa, mut b, wb) = seat_clients(addr, seats, Some(*acked)).await?;
+        let seq = wa.seq;
         if g == 0 {
             // The in-flight action may or may not have been committed before the kill.
             assert!(
@@ -84,18 +92,18 @@ async fn a_killed_server_resumes_every_game_where_it_was() -> Result<()> {
                 "room {g}: every acknowledged action survived, nothing else appeared"
             );
             assert_eq!(
-                wa["view"], views[0],
+                wa.view, views[0],
                 "room {g}: the creator's view is exactly as before the crash"
             );
             assert_eq!(
-                wb["view"], views[1],
+                wb.view, views[1],
                 "room {g}: the guest's view is exactly as before the crash"
             );
         }
         // And the game goes on to its end.
         let (_, end) = support::play_random(&mut a, &mut b, &wa, &wb, 5000, 100 + g as u64).await?;
         assert!(
-            !end[0]["outcome"].is_null(),
+            end[0].outcome.is_some(),
             "room {g}: the game finished after the restart"
         );
     }
@@ -110,21 +118,20 @@ async fn sigterm_tells_clients_and_exits_cleanly() -> Result<()> {
     let port = free_port()?;
     let addr: SocketAddr = format!("127.0.0.1:{port}").parse()?;
     let mut server = spawn_server(port, &data_dir).await?;
-    let seats = support::create_and_join(addr, "full").await?;
+    let seats = support::create_and_join(addr, Mode::Full).await?;
     let (mut a, _) = Client::hello(addr, &seats.code, Some(&seats.creator_token), None).await?;
     let status = Command::new("kill")
         .args(["-TERM", &server.id().to_string()])
         .status()?;
     assert!(status.success());
-    let e = a.recv_type("error").await?;
-    assert_eq!(e["code"], "shutting_down");
+    assert_eq!(a.recv_error().await?, ErrorCode::ShuttingDown);
     assert!(a.is_closed().await);
     let exit = tokio::task::spawn_blocking(move || server.wait()).await??;
     assert!(exit.success(), "exit status {exit}");
     // The room is still there after a restart.
     let mut server = spawn_server(port, &data_dir).await?;
     let (_a, w) = Client::hello(addr, &seats.code, Some(&seats.creator_token), None).await?;
-    assert_eq!(w["room"]["code"], seats.code.as_str());
+    assert_eq!(w.room.code, seats.code);
     server.kill()?;
     server.wait()?;
     Ok(())

@@ -7,40 +7,46 @@ use std::collections::BTreeMap;
 use std::net::SocketAddr;
 
 use anyhow::{Context, Result, anyhow, bail};
-use evr_rules::{Action, Faction, Game, Mode, Viewer};
+use evr_protocol::{ErrorCode, ServerMsg};
+use evr_rules::{Action, Faction, Game, Mode, View, Viewer};
 use rand::{RngExt, SeedableRng};
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use crate::support::{self, Client};
+use crate::support::{self, Client, Welcome};
 
 /// Plays one seat with random legal actions until the game is over. Returns the client (with all
 /// its frames).
-async fn play_randomly(mut c: Client, welcome: Value, seed: u64) -> Result<Client> {
+async fn play_randomly(mut c: Client, welcome: Welcome, seed: u64) -> Result<Client> {
     let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
-    let mut seq = welcome["seq"].as_u64().ok_or_else(|| anyhow!("no seq"))?;
-    let mut view = welcome["view"].clone();
-    let mut acted_on: Option<u64> = None;
+    let mut seq = welcome.seq;
+    let mut view: View = welcome.view;
+    let mut acted_on: Option<u32> = None;
     let mut n = 0u32;
     loop {
-        if !view["outcome"].is_null() {
+        if view.outcome.is_some() {
             return Ok(c);
         }
-        let legal = view["legal_actions"].as_array().cloned().unwrap_or_default();
+        let legal = &view.legal_actions;
         if !legal.is_empty() && acted_on != Some(seq) {
-            let action = legal[rng.random_range(0..legal.len())].clone();
+            let action = legal[rng.random_range(0..legal.len())];
             n += 1;
-            c.send(json!({"type": "action", "based_on": seq, "action_id": format!("a{n}"), "action": action}))
-                .await?;
+            c.send(&support::action(seq, format!("a{n}"), action)).await?;
             acted_on = Some(seq);
         }
-        let msg = c.recv().await?;
-        match msg["type"].as_str() {
-            Some("update") | Some("welcome") => {
-                seq = msg["seq"].as_u64().ok_or_else(|| anyhow!("no seq"))?;
-                view = msg["view"].clone();
+        match c.recv().await? {
+            ServerMsg::Update { seq: s, view: v, .. } => {
+                seq = s;
+                view = *v;
             }
-            Some("error") if msg["code"] == "stale_action" => acted_on = None,
-            Some("error") => bail!("unexpected error {msg}"),
+            ServerMsg::Welcome { seq: s, view: v, .. } => {
+                seq = s;
+                view = *v;
+            }
+            ServerMsg::Error {
+                code: ErrorCode::StaleAction,
+                ..
+            } => acted_on = None,
+            m @ ServerMsg::Error { .. } => bail!("unexpected error {m:?}"),
             _ => {}
         }
     }
@@ -48,8 +54,9 @@ async fn play_randomly(mut c: Client, welcome: Value, seed: u64) -> Result<Clien
 
 async fn watch_until_over(mut c: Client) -> Result<Client> {
     loop {
-        let msg = c.recv().await?;
-        if msg["type"] == "update" && !msg["view"]["outcome"].is_null() {
+        if let ServerMsg::Update { view, .. } = c.recv().await?
+            && view.outcome.is_some()
+        {
             return Ok(c);
         }
     }
@@ -87,7 +94,10 @@ fn check_frames(client: &Client, viewer: Viewer, oracle: &BTreeMap<u64, [Value; 
         Viewer::Spectator => 2,
     };
     let mut last_update: Option<u64> = None;
-    for f in &client.frames {
+    for raw in &client.raw {
+        // The oracle compares the JSON as sent, so a field the typed reading would drop or default
+        // still counts.
+        let f: Value = serde_json::from_str(raw)?;
         let ty = f["type"].as_str().unwrap_or("");
         if ty != "update" && ty != "welcome" {
             continue;
@@ -112,7 +122,7 @@ fn check_frames(client: &Client, viewer: Viewer, oracle: &BTreeMap<u64, [Value; 
 }
 
 /// Plays one complete game in a fresh room and checks all three connections' frames.
-async fn one_game(addr: SocketAddr, data_dir: &std::path::Path, mode: &str, seed: u64) -> Result<()> {
+async fn one_game(addr: SocketAddr, data_dir: &std::path::Path, mode: Mode, seed: u64) -> Result<()> {
     let seats = support::create_and_join(addr, mode).await?;
     let (spectator, _) = Client::hello(addr, &seats.code, None, None).await?;
     let (a, wa) = Client::hello(addr, &seats.code, Some(&seats.creator_token), None).await?;
@@ -123,7 +133,7 @@ async fn one_game(addr: SocketAddr, data_dir: &std::path::Path, mode: &str, seed
     let (a, b, spectator) = (a.await??, b.await??, spectator.await??);
 
     let (game_seed, actions) = stored_game(data_dir, &seats.code)?;
-    let mut game = Game::new(if mode == "tutorial" { Mode::Tutorial } else { Mode::Full }, game_seed)?;
+    let mut game = Game::new(mode, game_seed)?;
     let views = |g: &Game| Viewer::ALL.map(|v| serde_json::to_value(g.view(v)).unwrap_or(Value::Null));
     let mut oracle = BTreeMap::new();
     oracle.insert(0, views(&game));
@@ -135,15 +145,8 @@ async fn one_game(addr: SocketAddr, data_dir: &std::path::Path, mode: &str, seed
     if !game.is_over() {
         bail!("the stored game is not over");
     }
-    let faction = |s: &str| {
-        if s == "rebel" {
-            Faction::Rebel
-        } else {
-            Faction::Imperial
-        }
-    };
-    check_frames(&a, Viewer::Seat(faction(&seats.creator)), &oracle)?;
-    check_frames(&b, Viewer::Seat(faction(&seats.guest)), &oracle)?;
+    check_frames(&a, Viewer::Seat(seats.creator), &oracle)?;
+    check_frames(&b, Viewer::Seat(seats.guest), &oracle)?;
     check_frames(&spectator, Viewer::Spectator, &oracle)?;
     Ok(())
 }
@@ -156,7 +159,7 @@ async fn hundreds_of_games_send_each_viewer_exactly_its_own_view() -> Result<()>
         let mut tasks = Vec::new();
         for i in 0..20 {
             let n = batch * 20 + i;
-            let mode = if n % 10 == 0 { "tutorial" } else { "full" };
+            let mode = if n % 10 == 0 { Mode::Tutorial } else { Mode::Full };
             let (addr, dir) = (server.addr, server.data_dir.clone());
             tasks.push(tokio::spawn(async move { one_game(addr, &dir, mode, n).await }));
         }

@@ -2,21 +2,27 @@
 //! the other player and the spectators byte-identical frame streams.
 
 use anyhow::Result;
+use evr_protocol::{RoomOptions, ServerMsg, SideChoice};
+use evr_rules::{Action, Mode};
 use serde_json::{Value, json};
 
 use crate::support::{self, Client};
 
 /// Waits until every client has the update `seq`.
-async fn all_see(clients: &mut [&mut Client], seq: u64) -> Result<()> {
+async fn all_see(clients: &mut [&mut Client], seq: u32) -> Result<()> {
     for c in clients.iter_mut() {
-        loop {
-            let m = c.recv().await?;
-            if m["type"] == "update" && m["seq"].as_u64() == Some(seq) {
-                break;
-            }
-        }
+        c.recv_until("the update", |m| match m {
+            ServerMsg::Update { seq: s, .. } if s == seq => Some(()),
+            _ => None,
+        })
+        .await?;
     }
     Ok(())
+}
+
+/// An action written as it travels (card names as the rulebook spells them).
+fn action(json: Value) -> Result<Action> {
+    Ok(serde_json::from_value(json)?)
 }
 
 /// Plays the secret part of round 1 with the Rebel's choices given; returns the raw frames of the
@@ -25,27 +31,17 @@ async fn secret_phase(rebel_characters: [&str; 4], rebel_strategy: &str) -> Resu
     let mut config = evr_server::Config::for_tests(support::temp_dir("noninterference"));
     config.test_fixed_seed = Some(0x0e_57_ea_57);
     let server = support::start_with(config).await?;
-    let (status, created) = support::post_json(
-        server.addr,
-        "/api/rooms",
-        json!({"side": "imperial", "mode": "full", "spectators": "anyone_with_link"}),
-    )
-    .await?;
-    assert_eq!(status, 201);
-    let code = created["code"].as_str().unwrap_or_default().to_string();
-    let invite = created["invite_url"]
-        .as_str()
-        .and_then(|u| u.split_once('#'))
-        .map(|p| p.1.to_string())
-        .unwrap_or_default();
-    let (_, joined) = support::post_json(
-        server.addr,
-        &format!("/api/rooms/{code}/join"),
-        json!({ "invite": invite }),
-    )
-    .await?;
-    let imperial_token = created["token"].as_str().unwrap_or_default().to_string();
-    let rebel_token = joined["token"].as_str().unwrap_or_default().to_string();
+    let options = RoomOptions {
+        side: SideChoice::Imperial,
+        ..support::options(Mode::Full)
+    };
+    let created = support::create_room(server.addr, &options).await?;
+    let code = created.code.clone();
+    let joined = support::join_room(server.addr, &code, &support::invite_secret(&created)?)
+        .await?
+        .map_err(|e| anyhow::anyhow!("join refused: {e:?}"))?;
+    let imperial_token = created.token;
+    let rebel_token = joined.token;
 
     let (mut spectator, _) = Client::hello(server.addr, &code, None, None).await?;
     let (mut imperial, _) = Client::hello(server.addr, &code, Some(&imperial_token), None).await?;
@@ -69,11 +65,11 @@ async fn secret_phase(rebel_characters: [&str; 4], rebel_strategy: &str) -> Resu
             json!({"type": "choose_strategy", "target": "imperial", "strategy": "direct_assault"}),
         ),
     ];
-    for (seq, (by_rebel, action)) in steps.into_iter().enumerate() {
-        let seq = seq as u64;
+    for (seq, (by_rebel, step)) in steps.into_iter().enumerate() {
+        let seq = seq as u32;
         let actor = if by_rebel { &mut rebel } else { &mut imperial };
         actor
-            .send(json!({"type": "action", "based_on": seq, "action_id": format!("n{seq}"), "action": action}))
+            .send(&support::action(seq, format!("n{seq}"), action(step)?))
             .await?;
         all_see(&mut [&mut rebel, &mut imperial, &mut spectator], seq + 1).await?;
     }

@@ -4,9 +4,10 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use anyhow::{Result, bail};
-use serde_json::{Value, json};
+use evr_protocol::ClientMsg;
+use evr_rules::Mode;
 
-use crate::support::{self, Client, Seats};
+use crate::support::{self, Client, Seats, Welcome};
 
 /// The value of a counter on `/metrics` (0 before it is first counted).
 async fn counter(addr: SocketAddr, name: &str) -> Result<f64> {
@@ -17,7 +18,7 @@ async fn counter(addr: SocketAddr, name: &str) -> Result<f64> {
         .unwrap_or(0.0))
 }
 
-async fn both(addr: SocketAddr, seats: &Seats, last: Option<u32>) -> Result<(Client, Value, Client, Value)> {
+async fn both(addr: SocketAddr, seats: &Seats, last: Option<u32>) -> Result<(Client, Welcome, Client, Welcome)> {
     let (a, wa) = Client::hello(addr, &seats.code, Some(&seats.creator_token), last).await?;
     let (b, wb) = Client::hello(addr, &seats.code, Some(&seats.guest_token), last).await?;
     Ok((a, wa, b, wb))
@@ -34,10 +35,10 @@ async fn idle_rooms_leave_memory_and_come_back_exactly() -> Result<()> {
     let loaded_before = counter(addr, "evr_rooms_loaded_total").await?;
 
     // Two rooms, played for a while, then everybody leaves.
-    let game = support::create_and_join(addr, "full").await?;
+    let game = support::create_and_join(addr, Mode::Full).await?;
     let (mut a, wa, mut b, wb) = both(addr, &game, None).await?;
     let (seq, views) = support::play_random(&mut a, &mut b, &wa, &wb, 40, 1).await?;
-    let claim = support::create_and_join(addr, "full").await?;
+    let claim = support::create_and_join(addr, Mode::Full).await?;
     let (c, _, d, _) = both(addr, &claim, None).await?;
     drop((a, b, c, d));
 
@@ -56,28 +57,25 @@ async fn idle_rooms_leave_memory_and_come_back_exactly() -> Result<()> {
     );
 
     // Coming back loads the room from the store: same seq, same views, and it plays to the end.
-    let (mut a, wa, mut b, wb) = both(addr, &game, Some(seq as u32)).await?;
-    assert_eq!(wa["seq"].as_u64(), Some(seq));
-    assert_eq!(wa["view"], views[0], "the creator's view is exactly as it was");
-    assert_eq!(wb["view"], views[1], "the guest's view is exactly as it was");
+    let (mut a, wa, mut b, wb) = both(addr, &game, Some(seq)).await?;
+    assert_eq!(wa.seq, seq);
+    assert_eq!(wa.view, views[0], "the creator's view is exactly as it was");
+    assert_eq!(wb.view, views[1], "the guest's view is exactly as it was");
     assert!(counter(addr, "evr_rooms_loaded_total").await? >= loaded_before + 1.0);
     let (_, end) = support::play_random(&mut a, &mut b, &wa, &wb, 5000, 2).await?;
-    assert!(!end[0]["outcome"].is_null(), "the reloaded game finished");
+    assert!(end[0].outcome.is_some(), "the reloaded game finished");
 
     // In the other room only the guest comes back: the creator counts as away since the room was
     // loaded, so after the grace period the guest may claim the win.
     let (mut d, wd) = Client::hello(addr, &claim.code, Some(&claim.guest_token), None).await?;
-    let creator_index = if claim.creator == "rebel" { 0 } else { 1 };
     assert!(
-        wd["presence"]["seats"][creator_index]["claim_in_seconds"]
-            .as_u64()
-            .is_some(),
-        "the absent creator has a claim clock: {}",
-        wd["presence"]
+        wd.presence.seats[claim.creator].claim_in_seconds.is_some(),
+        "the absent creator has a claim clock: {:?}",
+        wd.presence
     );
     tokio::time::sleep(Duration::from_millis(2300)).await;
-    d.send(json!({"type": "claim_win"})).await?;
-    let room = d.recv_type("room").await?;
-    assert_eq!(room["room"]["forfeit_winner"], claim.guest);
+    d.send(&ClientMsg::ClaimWin).await?;
+    let room = d.recv_room().await?;
+    assert_eq!(room.forfeit_winner, Some(claim.guest));
     server.stop().await
 }

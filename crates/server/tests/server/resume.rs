@@ -2,64 +2,43 @@
 //! graceful shutdown that tells clients.
 
 use anyhow::Result;
-use serde_json::json;
+use evr_protocol::{ClientMsg, ErrorCode, Role};
+use evr_rules::{LogEntry, Mode};
 
 use crate::support::{self, Client};
-
-/// Reads presence updates until one satisfies `done`; returns it.
-async fn presence_until(c: &mut Client, done: impl Fn(&serde_json::Value) -> bool) -> Result<serde_json::Value> {
-    loop {
-        let p = c.recv_type("presence").await?;
-        if done(&p["presence"]) {
-            return Ok(p);
-        }
-    }
-}
 
 #[tokio::test]
 async fn a_reconnecting_player_resumes_the_seat_and_gets_what_it_missed() -> Result<()> {
     let server = support::start("resume").await?;
-    let seats = support::create_and_join(server.addr, "full").await?;
+    let seats = support::create_and_join(server.addr, Mode::Full).await?;
     let (mut a, wa) = Client::hello(server.addr, &seats.code, Some(&seats.creator_token), None).await?;
     let (mut b, wb) = Client::hello(server.addr, &seats.code, Some(&seats.guest_token), None).await?;
     // A sees B arrive (after the presence of its own arrival).
-    presence_until(&mut a, |p| {
-        p["seats"][0]["connected"] == true && p["seats"][1]["connected"] == true
-    })
-    .await?;
+    a.recv_presence_until(|p| p.seats.values().all(|s| s.connected)).await?;
 
     // A leaves; B sees it.
     drop(a);
-    let creator_index = if seats.creator == "rebel" { 0 } else { 1 };
-    let gone = presence_until(&mut b, |p| p["seats"][creator_index]["connected"] == false).await?;
-    assert!(
-        gone["presence"]["seats"][creator_index]["claim_in_seconds"]
-            .as_u64()
-            .is_some()
-    );
+    let gone = b.recv_presence_until(|p| !p.seats[seats.creator].connected).await?;
+    assert!(gone.seats[seats.creator].claim_in_seconds.is_some());
 
     // B acts while A is away.
-    let choice = wb["view"]["legal_actions"][0].clone();
-    b.send(json!({"type": "action", "based_on": 0, "action_id": "b1", "action": choice}))
-        .await?;
-    b.recv_type("update").await?;
+    b.send(&support::action(0, "b1", wb.view.legal_actions[0])).await?;
+    b.recv_update().await?;
 
     // A comes back with its last seq: same seat, and the missed entry (B chose characters).
-    let (_a, back) = Client::hello(
-        server.addr,
-        &seats.code,
-        Some(&seats.creator_token),
-        wa["seq"].as_u64().map(|s| s as u32),
-    )
-    .await?;
-    assert_eq!(back["you"]["faction"], seats.creator);
-    assert_eq!(back["seq"], 1);
-    let missed = back["missed"].as_array().cloned().unwrap_or_default();
+    let (_a, back) = Client::hello(server.addr, &seats.code, Some(&seats.creator_token), Some(wa.seq)).await?;
+    assert_eq!(back.you, Role::Seat(seats.creator));
+    assert_eq!(back.seq, 1);
+    let missed = back.missed.unwrap_or_default();
     assert_eq!(missed.len(), 1, "{missed:?}");
-    assert_eq!(missed[0]["type"], "characters_chosen");
-    assert!(missed[0]["characters"].is_null(), "A must not learn B's characters");
-    let again = presence_until(&mut b, |p| p["seats"][creator_index]["connected"] == true).await?;
-    assert!(again["presence"]["seats"][creator_index]["claim_in_seconds"].is_null());
+    match &missed[0] {
+        LogEntry::CharactersChosen { characters, .. } => {
+            assert!(characters.is_none(), "A must not learn B's characters")
+        }
+        other => panic!("expected the characters chosen, got {other:?}"),
+    }
+    let again = b.recv_presence_until(|p| p.seats[seats.creator].connected).await?;
+    assert!(again.seats[seats.creator].claim_in_seconds.is_none());
     server.stop().await
 }
 
@@ -68,28 +47,26 @@ async fn claiming_the_win_needs_the_grace_period() -> Result<()> {
     let mut config = evr_server::Config::for_tests(support::temp_dir("claim"));
     config.disconnect_grace_secs = 1;
     let server = support::start_with(config).await?;
-    let seats = support::create_and_join(server.addr, "full").await?;
+    let seats = support::create_and_join(server.addr, Mode::Full).await?;
     let (a, _) = Client::hello(server.addr, &seats.code, Some(&seats.creator_token), None).await?;
     let (mut b, _) = Client::hello(server.addr, &seats.code, Some(&seats.guest_token), None).await?;
-    b.send(json!({"type": "claim_win"})).await?;
-    let e = b.recv_type("error").await?;
-    assert_eq!(e["code"], "cannot_claim_win");
+    b.send(&ClientMsg::ClaimWin).await?;
+    assert_eq!(b.recv_error().await?, ErrorCode::CannotClaimWin);
     drop(a);
     tokio::time::sleep(std::time::Duration::from_millis(1300)).await;
-    b.send(json!({"type": "claim_win"})).await?;
-    let room = b.recv_type("room").await?;
-    assert_eq!(room["room"]["forfeit_winner"], seats.guest);
+    b.send(&ClientMsg::ClaimWin).await?;
+    let room = b.recv_room().await?;
+    assert_eq!(room.forfeit_winner, Some(seats.guest));
     server.stop().await
 }
 
 #[tokio::test]
 async fn shutdown_tells_clients() -> Result<()> {
     let server = support::start("shutdown").await?;
-    let seats = support::create_and_join(server.addr, "full").await?;
+    let seats = support::create_and_join(server.addr, Mode::Full).await?;
     let (mut a, _) = Client::hello(server.addr, &seats.code, Some(&seats.creator_token), None).await?;
     server.shutdown.cancel();
-    let e = a.recv_type("error").await?;
-    assert_eq!(e["code"], "shutting_down");
+    assert_eq!(a.recv_error().await?, ErrorCode::ShuttingDown);
     assert!(a.is_closed().await);
     server.task.await??;
     Ok(())

@@ -1,6 +1,8 @@
 //! Room life: rematch with swapped sides, spectators staying, creation limits and metrics.
 
 use anyhow::Result;
+use evr_protocol::{ClientMsg, ErrorCode, Role, SpectatorPolicy};
+use evr_rules::{Action, Mode};
 use serde_json::json;
 
 use crate::support::{self, Client};
@@ -8,30 +10,30 @@ use crate::support::{self, Client};
 #[tokio::test]
 async fn a_rematch_needs_both_players_and_swaps_sides_while_spectators_stay() -> Result<()> {
     let server = support::start("rematch").await?;
-    let seats = support::create_and_join(server.addr, "tutorial").await?;
+    let seats = support::create_and_join(server.addr, Mode::Tutorial).await?;
     let (mut spectator, _) = Client::hello(server.addr, &seats.code, None, None).await?;
     let (mut a, wa) = Client::hello(server.addr, &seats.code, Some(&seats.creator_token), None).await?;
     let (mut b, wb) = Client::hello(server.addr, &seats.code, Some(&seats.guest_token), None).await?;
 
-    a.send(json!({"type": "rematch"})).await?;
-    assert_eq!(a.recv_type("error").await?["code"], "game_not_over");
+    a.send(&ClientMsg::Rematch).await?;
+    assert_eq!(a.recv_error().await?, ErrorCode::GameNotOver);
 
     let (_, end) = support::play_random(&mut a, &mut b, &wa, &wb, 5000, 53).await?;
-    assert!(!end[0]["outcome"].is_null(), "the first game finished");
-    a.send(json!({"type": "rematch"})).await?;
-    let asked = b.recv_type("room").await?;
-    let creator_index = if seats.creator == "rebel" { 0 } else { 1 };
-    assert_eq!(asked["room"]["rematch_requested"][creator_index], true);
-    b.send(json!({"type": "rematch"})).await?;
+    assert!(end[0].outcome.is_some(), "the first game finished");
+    a.send(&ClientMsg::Rematch).await?;
+    let asked = b.recv_room().await?;
+    assert!(asked.rematch_requested[seats.creator]);
+    assert!(!asked.rematch_requested[seats.guest]);
+    b.send(&ClientMsg::Rematch).await?;
 
-    let new_a = a.recv_type("welcome").await?;
-    let new_b = b.recv_type("welcome").await?;
-    let new_s = spectator.recv_type("welcome").await?;
-    assert_eq!(new_a["room"]["game_number"], 2);
-    assert_ne!(new_a["you"]["faction"], seats.creator, "sides swap");
-    assert_ne!(new_b["you"]["faction"], seats.guest, "sides swap");
-    assert_eq!(new_s["you"]["role"], "spectator");
-    assert!(new_s["view"]["outcome"].is_null(), "the spectator watches the new game");
+    let new_a = a.recv_welcome().await?;
+    let new_b = b.recv_welcome().await?;
+    let new_s = spectator.recv_welcome().await?;
+    assert_eq!(new_a.room.game_number, 2);
+    assert_eq!(new_a.you, Role::Seat(seats.guest), "sides swap");
+    assert_eq!(new_b.you, Role::Seat(seats.creator), "sides swap");
+    assert_eq!(new_s.you, Role::Spectator);
+    assert!(new_s.view.outcome.is_none(), "the spectator watches the new game");
     server.stop().await
 }
 
@@ -40,31 +42,29 @@ async fn room_creation_is_limited_per_address() -> Result<()> {
     let mut config = evr_server::Config::for_tests(support::temp_dir("room-limit"));
     config.rooms_per_minute = 2;
     let server = support::start_with(config).await?;
-    let options = json!({"side": "random", "mode": "full", "spectators": "off"});
+    let mut options = support::options(Mode::Full);
+    options.spectators = SpectatorPolicy::Off;
     for _ in 0..2 {
-        assert_eq!(
-            support::post_json(server.addr, "/api/rooms", options.clone()).await?.0,
-            201
-        );
+        support::create_room(server.addr, &options).await?;
     }
-    let (status, body) = support::post_json(server.addr, "/api/rooms", options).await?;
-    assert_eq!((status, body["code"].as_str()), (429, Some("too_many_rooms")));
+    let refused = support::post::<_, evr_protocol::CreatedRoom>(server.addr, evr_protocol::CREATE_ROOM_PATH, &options)
+        .await?
+        .map(|_| ())
+        .map_err(|(status, e)| (status, e.code));
+    assert_eq!(refused, Err((429, ErrorCode::TooManyRooms)));
     server.stop().await
 }
 
 #[tokio::test]
 async fn health_readiness_and_metrics_are_served() -> Result<()> {
     let server = support::start("metrics").await?;
-    let seats = support::create_and_join(server.addr, "full").await?;
+    let seats = support::create_and_join(server.addr, Mode::Full).await?;
     let (mut a, w) = Client::hello(server.addr, &seats.code, Some(&seats.creator_token), None).await?;
     let (_s, _) = Client::hello(server.addr, &seats.code, None, None).await?;
-    let choice = w["view"]["legal_actions"][0].clone();
-    a.send(json!({"type": "action", "based_on": 0, "action_id": "m1", "action": choice}))
-        .await?;
-    a.recv_type("ack").await?;
-    a.send(json!({"type": "action", "based_on": 0, "action_id": "m2", "action": {"type": "pass"}}))
-        .await?;
-    a.recv_type("error").await?;
+    a.send(&support::action(0, "m1", w.view.legal_actions[0])).await?;
+    a.recv_ack().await?;
+    a.send(&support::action(0, "m2", Action::Pass)).await?;
+    a.recv_error().await?;
 
     assert_eq!(
         support::http(server.addr, "GET", "/healthz", None).await?,
@@ -92,7 +92,7 @@ async fn a_client_that_does_not_read_is_dropped_and_never_slows_the_room() -> Re
     config.outbound_queue = 4;
     config.socket_send_buffer = Some(4096);
     let server = support::start_with(config).await?;
-    let seats = support::create_and_join(server.addr, "full").await?;
+    let seats = support::create_and_join(server.addr, Mode::Full).await?;
     // A spectator with a tiny receive window that never reads after its welcome.
     let socket = tokio::net::TcpSocket::new_v4()?;
     socket.set_recv_buffer_size(2048)?;
@@ -101,16 +101,16 @@ async fn a_client_that_does_not_read_is_dropped_and_never_slows_the_room() -> Re
         tokio_tungstenite::client_async(format!("ws://{}/ws/{}", server.addr, seats.code), stream).await?;
     use futures_util::SinkExt;
     stuck
-        .send(tokio_tungstenite::tungstenite::Message::text(
-            json!({"type": "hello", "version": 1, "token": null, "last_seq": null}).to_string(),
-        ))
+        .send(tokio_tungstenite::tungstenite::Message::text(serde_json::to_string(
+            &support::hello(None, None),
+        )?))
         .await?;
 
     let (mut a, wa) = Client::hello(server.addr, &seats.code, Some(&seats.creator_token), None).await?;
     let (mut b, wb) = Client::hello(server.addr, &seats.code, Some(&seats.guest_token), None).await?;
     let started = std::time::Instant::now();
     let (_, end) = support::play_random(&mut a, &mut b, &wa, &wb, 5000, 134).await?;
-    assert!(!end[0]["outcome"].is_null(), "the game finished");
+    assert!(end[0].outcome.is_some(), "the game finished");
     assert!(
         started.elapsed() < std::time::Duration::from_secs(60),
         "the game was slowed down"
@@ -118,9 +118,9 @@ async fn a_client_that_does_not_read_is_dropped_and_never_slows_the_room() -> Re
     // The room let the stuck spectator go.
     let (_check, w) = Client::hello(server.addr, &seats.code, None, None).await?;
     assert_eq!(
-        w["presence"]["spectators"], 1,
-        "only the new spectator is left: {}",
-        w["presence"]
+        w.presence.spectators, 1,
+        "only the new spectator is left: {:?}",
+        w.presence
     );
     let (_, metrics) = support::http(server.addr, "GET", "/metrics", None).await?;
     assert!(metrics.contains("evr_slow_consumers_total"), "{metrics}");
@@ -146,5 +146,9 @@ async fn the_page_is_served_and_unknown_files_are_not_found() -> Result<()> {
             .0,
         404
     );
+    // An unknown room's join is refused with the protocol's error body.
+    let (status, refusal) =
+        support::post_raw(server.addr, "/api/rooms/ZZZZZZZZZZ/join", json!({"invite": "x"})).await?;
+    assert_eq!((status, refusal["code"].as_str()), (404, Some("room_not_found")));
     server.stop().await
 }

@@ -1,4 +1,6 @@
-//! Test harness: a real server on 127.0.0.1:0, a minimal HTTP client and WebSocket clients.
+//! Test harness: a real server on 127.0.0.1:0, a minimal HTTP client and WebSocket clients, all
+//! speaking the protocol's own types (`evr-protocol`); raw JSON only where a test sends what is not
+//! a valid message on purpose.
 #![allow(dead_code)]
 
 use std::net::SocketAddr;
@@ -6,9 +8,16 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
+use evr_protocol::{
+    ApiErrorBody, CREATE_ROOM_PATH, ClientMsg, CreatedRoom, ErrorCode, JoinRequest, JoinedRoom, PROTOCOL_VERSION,
+    Presence, Role, RoomInfo, RoomOptions, ServerMsg, SideChoice, SpectatorPolicy, join_room_path, websocket_path,
+};
+use evr_rules::{Action, Faction, LogEntry, Mode, View};
 use futures_util::{SinkExt, StreamExt};
 use rand::{RngExt, SeedableRng};
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -98,7 +107,8 @@ fn dechunk(mut s: &str) -> Result<String> {
     }
 }
 
-pub async fn post_json(addr: SocketAddr, path: &str, body: Value) -> Result<(u16, Value)> {
+/// `POST path` with a JSON body that may be deliberately wrong: the status and the JSON answer.
+pub async fn post_raw(addr: SocketAddr, path: &str, body: Value) -> Result<(u16, Value)> {
     let (status, text) = http(addr, "POST", path, Some(&body)).await?;
     Ok((
         status,
@@ -106,57 +116,124 @@ pub async fn post_json(addr: SocketAddr, path: &str, body: Value) -> Result<(u16
     ))
 }
 
-/// A created room with both seats: `(code, creator token, creator faction, guest token)`.
+/// `POST path` with a protocol body: the typed answer on success, the protocol's error body
+/// (with the status) on refusal.
+pub async fn post<B: Serialize, T: DeserializeOwned>(
+    addr: SocketAddr,
+    path: &str,
+    body: &B,
+) -> Result<Result<T, (u16, ApiErrorBody)>> {
+    let (status, text) = http(addr, "POST", path, Some(&serde_json::to_value(body)?)).await?;
+    if (200..300).contains(&status) {
+        return Ok(Ok(
+            serde_json::from_str(&text).with_context(|| format!("answer {text:?}"))?
+        ));
+    }
+    let refusal: ApiErrorBody = serde_json::from_str(&text).with_context(|| format!("error body {text:?}"))?;
+    assert_eq!(
+        status,
+        refusal.code.http_status(),
+        "the status is the code's: {refusal:?}"
+    );
+    Ok(Err((status, refusal)))
+}
+
+/// Room options: a random side, spectators welcome, a friend as the opponent.
+pub fn options(mode: Mode) -> RoomOptions {
+    RoomOptions {
+        side: SideChoice::Random,
+        mode,
+        spectators: SpectatorPolicy::AnyoneWithLink,
+        opponent: None,
+    }
+}
+
+/// `POST /api/rooms`, which must succeed.
+pub async fn create_room(addr: SocketAddr, options: &RoomOptions) -> Result<CreatedRoom> {
+    post(addr, CREATE_ROOM_PATH, options)
+        .await?
+        .map_err(|(status, e)| anyhow!("create: {status} {e:?}"))
+}
+
+/// `POST /api/rooms/{code}/join`.
+pub async fn join_room(addr: SocketAddr, code: &str, invite: &str) -> Result<Result<JoinedRoom, (u16, ApiErrorBody)>> {
+    let body = JoinRequest {
+        invite: invite.to_string(),
+    };
+    post(addr, &join_room_path(code), &body).await
+}
+
+/// The invite secret of a created room (the fragment of its invite link).
+pub fn invite_secret(created: &CreatedRoom) -> Result<String> {
+    let url = created.invite_url.as_deref().ok_or_else(|| anyhow!("no invite"))?;
+    Ok(url.split_once('#').ok_or_else(|| anyhow!("no fragment"))?.1.to_string())
+}
+
+/// A created room with both seats taken.
 pub struct Seats {
     pub code: String,
     pub creator_token: String,
-    pub creator: String,
+    pub creator: Faction,
     pub guest_token: String,
-    pub guest: String,
+    pub guest: Faction,
 }
 
-pub async fn create_and_join(addr: SocketAddr, mode: &str) -> Result<Seats> {
-    let (status, created) = post_json(
-        addr,
-        "/api/rooms",
-        json!({"side": "random", "mode": mode, "spectators": "anyone_with_link"}),
-    )
-    .await?;
-    if status != 201 {
-        bail!("create: {status} {created}");
-    }
-    let code = created["code"].as_str().ok_or_else(|| anyhow!("no code"))?.to_string();
-    let invite_url = created["invite_url"].as_str().ok_or_else(|| anyhow!("no invite"))?;
-    let invite = invite_url
-        .split_once('#')
-        .ok_or_else(|| anyhow!("no fragment"))?
-        .1
-        .to_string();
-    let (status, joined) = post_json(addr, &format!("/api/rooms/{code}/join"), json!({ "invite": invite })).await?;
-    if status != 200 {
-        bail!("join: {status} {joined}");
-    }
+pub async fn create_and_join(addr: SocketAddr, mode: Mode) -> Result<Seats> {
+    let created = create_room(addr, &options(mode)).await?;
+    let joined = join_room(addr, &created.code, &invite_secret(&created)?)
+        .await?
+        .map_err(|(status, e)| anyhow!("join: {status} {e:?}"))?;
     Ok(Seats {
-        code,
-        creator_token: created["token"].as_str().unwrap_or_default().to_string(),
-        creator: created["seat"].as_str().unwrap_or_default().to_string(),
-        guest_token: joined["token"].as_str().unwrap_or_default().to_string(),
-        guest: joined["seat"].as_str().unwrap_or_default().to_string(),
+        code: created.code,
+        creator_token: created.token,
+        creator: created.seat,
+        guest_token: joined.token,
+        guest: joined.seat,
     })
+}
+
+/// An action message.
+pub fn action(based_on: u32, action_id: impl Into<String>, action: Action) -> ClientMsg {
+    ClientMsg::Action {
+        based_on,
+        action_id: action_id.into(),
+        action,
+    }
+}
+
+/// `hello` (with a seat token to play, without to watch).
+pub fn hello(token: Option<&str>, last_seq: Option<u32>) -> ClientMsg {
+    ClientMsg::Hello {
+        version: PROTOCOL_VERSION,
+        token: token.map(str::to_string),
+        last_seq,
+    }
+}
+
+/// A `welcome`, taken apart.
+#[derive(Clone, Debug)]
+pub struct Welcome {
+    pub you: Role,
+    pub room: RoomInfo,
+    pub seq: u32,
+    pub view: View,
+    pub presence: Presence,
+    pub missed: Option<Vec<LogEntry>>,
 }
 
 pub type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<TcpStream>>;
 
-/// A WebSocket client that records every frame it receives.
+/// A WebSocket client that records every frame it receives, as sent (`raw`) and as read into the
+/// protocol's `ServerMsg` (`frames`): every frame the server sends must be one.
 pub struct Client {
     pub ws: Ws,
-    pub frames: Vec<Value>,
+    pub frames: Vec<ServerMsg>,
     pub raw: Vec<String>,
 }
 
 impl Client {
     pub async fn connect(addr: SocketAddr, code: &str) -> Result<Client> {
-        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/ws/{code}")).await?;
+        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}{}", websocket_path(code))).await?;
         Ok(Client {
             ws,
             frames: Vec::new(),
@@ -170,25 +247,25 @@ impl Client {
         code: &str,
         token: Option<&str>,
         last_seq: Option<u32>,
-    ) -> Result<(Client, Value)> {
+    ) -> Result<(Client, Welcome)> {
         let mut c = Client::connect(addr, code).await?;
-        c.send(json!({"type": "hello", "version": 1, "token": token, "last_seq": last_seq}))
-            .await?;
-        let w = c.recv_type("welcome").await?;
+        c.send(&hello(token, last_seq)).await?;
+        let w = c.recv_welcome().await?;
         Ok((c, w))
     }
 
-    pub async fn send(&mut self, v: Value) -> Result<()> {
-        self.send_text(v.to_string()).await
+    pub async fn send(&mut self, msg: &ClientMsg) -> Result<()> {
+        self.send_text(serde_json::to_string(msg)?).await
     }
 
+    /// Sends any text, e.g. a frame that is not a client message.
     pub async fn send_text(&mut self, t: String) -> Result<()> {
         self.ws.send(Message::text(t)).await?;
         Ok(())
     }
 
-    /// The next frame (JSON), or an error after a timeout or close.
-    pub async fn recv(&mut self) -> Result<Value> {
+    /// The next message, or an error after a timeout or close.
+    pub async fn recv(&mut self) -> Result<ServerMsg> {
         loop {
             let msg = tokio::time::timeout(Duration::from_secs(10), self.ws.next())
                 .await
@@ -196,10 +273,11 @@ impl Client {
                 .ok_or_else(|| anyhow!("connection closed"))??;
             match msg {
                 Message::Text(t) => {
-                    let v: Value = serde_json::from_str(t.as_str())?;
+                    let m: ServerMsg =
+                        serde_json::from_str(t.as_str()).with_context(|| format!("not a server message: {t}"))?;
                     self.raw.push(t.to_string());
-                    self.frames.push(v.clone());
-                    return Ok(v);
+                    self.frames.push(m.clone());
+                    return Ok(m);
                 }
                 Message::Close(_) => bail!("connection closed by server"),
                 _ => continue,
@@ -207,17 +285,87 @@ impl Client {
         }
     }
 
-    /// Skips frames until one of type `ty` (e.g. presence updates) arrives.
-    pub async fn recv_type(&mut self, ty: &str) -> Result<Value> {
+    /// Skips messages until `pick` takes one. An error message fails the wait unless `pick` takes
+    /// it.
+    pub async fn recv_until<T>(&mut self, what: &str, mut pick: impl FnMut(ServerMsg) -> Option<T>) -> Result<T> {
         loop {
-            let v = self.recv().await?;
-            if v["type"] == ty {
-                return Ok(v);
+            let m = self.recv().await?;
+            let error = matches!(m, ServerMsg::Error { .. }).then(|| format!("{m:?}"));
+            if let Some(t) = pick(m) {
+                return Ok(t);
             }
-            if v["type"] == "error" && ty != "error" {
-                bail!("expected {ty}, got error {v}");
+            if let Some(e) = error {
+                bail!("expected {what}, got {e}");
             }
         }
+    }
+
+    pub async fn recv_welcome(&mut self) -> Result<Welcome> {
+        self.recv_until("welcome", |m| match m {
+            ServerMsg::Welcome {
+                you,
+                room,
+                seq,
+                view,
+                presence,
+                missed,
+                ..
+            } => Some(Welcome {
+                you,
+                room,
+                seq,
+                view: *view,
+                presence,
+                missed,
+            }),
+            _ => None,
+        })
+        .await
+    }
+
+    /// The next `update`: its seq and view.
+    pub async fn recv_update(&mut self) -> Result<(u32, View)> {
+        self.recv_until("update", |m| match m {
+            ServerMsg::Update { seq, view, .. } => Some((seq, *view)),
+            _ => None,
+        })
+        .await
+    }
+
+    /// The next `ack`: the seq it names.
+    pub async fn recv_ack(&mut self) -> Result<u32> {
+        self.recv_until("ack", |m| match m {
+            ServerMsg::Ack { seq, .. } => Some(seq),
+            _ => None,
+        })
+        .await
+    }
+
+    /// The next `error`: its code.
+    pub async fn recv_error(&mut self) -> Result<ErrorCode> {
+        self.recv_until("error", |m| match m {
+            ServerMsg::Error { code, .. } => Some(code),
+            _ => None,
+        })
+        .await
+    }
+
+    /// The next `room`: the room facts.
+    pub async fn recv_room(&mut self) -> Result<RoomInfo> {
+        self.recv_until("room", |m| match m {
+            ServerMsg::Room { room } => Some(room),
+            _ => None,
+        })
+        .await
+    }
+
+    /// Presence messages until one satisfies `done`.
+    pub async fn recv_presence_until(&mut self, done: impl Fn(&Presence) -> bool) -> Result<Presence> {
+        self.recv_until("presence", |m| match m {
+            ServerMsg::Presence { presence } if done(&presence) => Some(presence),
+            _ => None,
+        })
+        .await
     }
 
     /// Whether the server closed the connection (within a short time).
@@ -238,36 +386,33 @@ impl Client {
 pub async fn play_random(
     a: &mut Client,
     b: &mut Client,
-    wa: &Value,
-    wb: &Value,
+    wa: &Welcome,
+    wb: &Welcome,
     steps: usize,
     seed: u64,
-) -> Result<(u64, [Value; 2])> {
+) -> Result<(u32, [View; 2])> {
     let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
-    let mut views = [wa["view"].clone(), wb["view"].clone()];
-    let mut seq = wa["seq"].as_u64().unwrap_or(0).max(wb["seq"].as_u64().unwrap_or(0));
+    let mut views = [wa.view.clone(), wb.view.clone()];
+    let mut seq = wa.seq.max(wb.seq);
     for step in 0..steps {
-        if !views[0]["outcome"].is_null() {
+        if views[0].outcome.is_some() {
             break;
         }
-        let Some(i) = (0..2).find(|i| views[*i]["legal_actions"].as_array().is_some_and(|l| !l.is_empty())) else {
+        let Some(i) = (0..2).find(|i| !views[*i].legal_actions.is_empty()) else {
             bail!("nobody can act at seq {seq}");
         };
-        let legal = views[i]["legal_actions"].as_array().cloned().unwrap_or_default();
-        let action = legal[rng.random_range(0..legal.len())].clone();
+        let legal = &views[i].legal_actions;
+        let chosen = legal[rng.random_range(0..legal.len())];
         let c = if i == 0 { &mut *a } else { &mut *b };
-        c.send(json!({"type": "action", "based_on": seq, "action_id": format!("p{seed}-{step}"), "action": action}))
-            .await?;
-        let ack = c.recv_type("ack").await?;
-        seq = ack["seq"].as_u64().ok_or_else(|| anyhow!("ack without seq"))?;
+        c.send(&action(seq, format!("p{seed}-{step}"), chosen)).await?;
+        seq = c.recv_ack().await?;
         for (k, client) in [&mut *a, &mut *b].into_iter().enumerate() {
-            loop {
-                let m = client.recv().await?;
-                if m["type"] == "update" && m["seq"].as_u64() == Some(seq) {
-                    views[k] = m["view"].clone();
-                    break;
-                }
-            }
+            views[k] = client
+                .recv_until("its update", |m| match m {
+                    ServerMsg::Update { seq: s, view, .. } if s == seq => Some(*view),
+                    _ => None,
+                })
+                .await?;
         }
     }
     Ok((seq, views))
