@@ -15,6 +15,7 @@ export const ERROR_CODES: { readonly [C in ErrorCode]: ErrorCodeInfo } = {
   frame_too_large: { status: 413, fatal: false },
   version_mismatch: { status: 400, fatal: true },
   hello_expected: { status: 400, fatal: true },
+  hello_repeated: { status: 400, fatal: false },
   room_not_found: { status: 404, fatal: true },
   too_many_rooms: { status: 429, fatal: false },
   bad_token: { status: 403, fatal: true },

@@ -60,8 +60,10 @@ protocol_errors! {
     FrameTooLarge = "frame_too_large", status 413, fatal false;
     /// `hello` carried another protocol version.
     VersionMismatch = "version_mismatch", status 400, fatal true;
-    /// The first message was not `hello`, or `hello` came twice.
+    /// The first message was not `hello`: the connection is closed.
     HelloExpected = "hello_expected", status 400, fatal true;
+    /// `hello` came again on a connection that already said it; the connection stays as it was.
+    HelloRepeated = "hello_repeated", status 400, fatal false;
     /// No room with that code.
     RoomNotFound = "room_not_found", status 404, fatal true;
     /// Too many rooms created from this address recently.

@@ -223,7 +223,7 @@ async fn connection(socket: WebSocket, app: Arc<App>, code: String) {
                 break;
             }
             (Some(_), ClientMsg::Hello { .. }) => {
-                reply(&error_msg(ErrorCode::HelloExpected, "hello was already said"), &strong);
+                reply(&error_msg(ErrorCode::HelloRepeated, "hello was already said"), &strong);
             }
             (Some(_), ClientMsg::Ping) => reply(&ServerMsg::Pong, &strong),
             (

@@ -27,6 +27,11 @@ const TEXTS: { readonly [C in ClientErrorCode]: { readonly [L in Lang]: string }
     "zh-Hant": "連線設定不正確。",
     ja: "接続が正しく確立されませんでした。",
   },
+  hello_repeated: {
+    en: "This connection was already set up.",
+    "zh-Hant": "此連線已經建立。",
+    ja: "この接続はすでに確立されています。",
+  },
   room_not_found: {
     en: "This room does not exist (or has expired).",
     "zh-Hant": "此房間不存在（或已過期）。",

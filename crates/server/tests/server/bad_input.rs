@@ -32,7 +32,7 @@ async fn malformed_unknown_and_oversized_frames_get_errors_and_the_connection_st
         .await?;
     expect_error(&mut c, ErrorCode::FrameTooLarge).await?;
     c.send(&support::hello(None, None)).await?;
-    expect_error(&mut c, ErrorCode::HelloExpected).await?;
+    expect_error(&mut c, ErrorCode::HelloRepeated).await?;
     still_usable(&mut c).await?;
     server.stop().await
 }
