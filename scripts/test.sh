@@ -2,23 +2,108 @@
 # Runs every test suite of the project. This is the README's test command; .ci/run calls it.
 # Needs the Rust toolchain and Node.js with npm (both on every machine of this kind); installs the
 # npm packages itself, and Debian's chromium and CJK fonts (apt-get) for the end-to-end test.
-set -euo pipefail
+#
+#   bash scripts/test.sh           everything (what CI runs)
+#   bash scripts/test.sh --quick   daily work: formatting, lints, unit and integration tests;
+#                                  skips the release build, the load smoke and the browser test
+#
+# Every step runs even when an earlier one failed, so one run reports everything; the last line
+# is the total over all of them, alone on its line: `N passed, M failed` (a test runner's steps
+# count their tests, a check such as formatting counts as one). The exit status is 0 only when
+# nothing failed.
+set -uo pipefail
 cd "$(dirname "$0")/.."
 
-echo "== formatting"
-cargo fmt --all -- --check
+QUICK=0
+for arg in "$@"; do
+  case "$arg" in
+    --quick) QUICK=1 ;;
+    *) echo "usage: bash scripts/test.sh [--quick]" >&2; exit 2 ;;
+  esac
+done
 
-echo "== browser client: install, typecheck, unit tests, build (the server embeds web-client/dist)"
-(cd web-client && npm ci --no-audit --no-fund && npm run typecheck && npm test && npm run build)
+PASSED=0
+FAILED=0
+LOG="$(mktemp "${TMPDIR:-/tmp}/evr-test.XXXXXX")"
+trap 'rm -f "$LOG"' EXIT
 
-echo "== build (release)"
-cargo build --release --locked -p evr-server -p evr-loadgen
+# The number after `word` on the summary lines of a step's output, summed ("test result: ok. 12
+# passed; 0 failed" from cargo, "Tests  76 passed (76)" from vitest, "ℹ pass 3" from node --test).
+sum_after() {
+  sed 's/\x1b\[[0-9;]*m//g' "$LOG" | grep -oE "$1" | grep -oE '[0-9]+' | awk '{ s += $1 } END { print s + 0 }'
+}
 
-echo "== load smoke: 100 concurrent matches against the real server binary (must end with zero errors)"
-target/release/evr-loadgen --matches 100 --think-min-ms 1 --think-max-ms 10 --deadline-secs 300
+# step KIND NAME COMMAND...: runs COMMAND, shows its output, and adds its result to the totals.
+# KIND is `check` (one pass or fail), `cargo`, `vitest` or `node` (count the runner's tests).
+step() {
+  local kind="$1" name="$2"
+  shift 2
+  echo "== $name"
+  "$@" 2>&1 | tee "$LOG"
+  local status=${PIPESTATUS[0]}
+  local passed=0 failed=0
+  case "$kind" in
+    cargo)
+      passed=$(sum_after '[0-9]+ passed;')
+      failed=$(sum_after '[0-9]+ failed;')
+      ;;
+    vitest)
+      passed=$(sed 's/\x1b\[[0-9;]*m//g' "$LOG" | grep -oE 'Tests +.*' | grep -oE '[0-9]+ passed' | grep -oE '[0-9]+' | awk '{ s += $1 } END { print s + 0 }')
+      failed=$(sed 's/\x1b\[[0-9;]*m//g' "$LOG" | grep -oE 'Tests +.*' | grep -oE '[0-9]+ failed' | grep -oE '[0-9]+' | awk '{ s += $1 } END { print s + 0 }')
+      ;;
+    node)
+      passed=$(sum_after '^ℹ pass [0-9]+')
+      failed=$(sum_after '^ℹ fail [0-9]+')
+      ;;
+  esac
+  if [ "$kind" = check ] || [ $((passed + failed)) -eq 0 ]; then
+    # A check, or a runner that stopped before reporting (it did not build, it crashed).
+    if [ "$status" -eq 0 ]; then passed=1; else failed=1; fi
+  elif [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
+    # The runner failed after its tests passed (a crash, a failing build of another target).
+    failed=1
+  fi
+  PASSED=$((PASSED + passed))
+  FAILED=$((FAILED + failed))
+  if [ "$status" -eq 0 ]; then echo "-- $name: ok"; else echo "-- $name: FAILED (exit $status)"; fi
+}
 
-echo "== end-to-end: two players and a spectator in Debian's chromium against the real server (installs chromium if missing)"
-EVR_E2E_SKIP_BUILD=1 bash tests/e2e/run.sh
+# The engine's testing accessors live in the evr-rules-testkit build of the engine; no server
+# binary may link it (the server also refuses it at compile time, see crates/server/src/lib.rs).
+no_testkit_in_production() {
+  local crate found=0
+  for crate in evr-server evr-loadgen evr-botclient; do
+    if cargo tree --locked -p "$crate" -e normal,build --prefix none | grep -q '^evr-rules-testkit '; then
+      echo "$crate links evr-rules-testkit"
+      found=1
+    fi
+  done
+  [ "$found" -eq 0 ] && echo "no production binary links evr-rules-testkit"
+}
 
-echo "== Rust tests (release: the property tests play thousands of games)"
-cargo test --workspace --release --locked
+web_client() (
+  cd web-client && npm ci --no-audit --no-fund && npm run typecheck && npm run lint
+)
+
+step check "formatting (cargo fmt --check)" cargo fmt --all -- --check
+step check "lints (cargo clippy, warnings are errors)" \
+  cargo clippy --workspace --all-targets --locked -- -D warnings
+step check "production builds carry no testing accessors" no_testkit_in_production
+step check "browser client: install, typecheck, lint (Biome, knip)" web_client
+step vitest "browser client: unit tests" bash -c 'cd web-client && npm test'
+
+if [ "$QUICK" -eq 0 ]; then
+  step check "browser client: build (the server embeds web-client/dist)" bash -c 'cd web-client && npm run build'
+  step check "build (release)" cargo build --release --locked -p evr-server -p evr-loadgen
+  step check "load smoke: 100 concurrent matches against the real server binary (zero errors)" \
+    target/release/evr-loadgen --matches 100 --think-min-ms 1 --think-max-ms 10 --deadline-secs 300
+  step node "end-to-end: two players and a spectator in Debian's chromium against the real server" \
+    env EVR_E2E_SKIP_BUILD=1 bash tests/e2e/run.sh
+fi
+
+step cargo "Rust tests (release: the property tests play thousands of games)" \
+  cargo test --workspace --release --locked --no-fail-fast
+
+echo
+echo "$PASSED passed, $FAILED failed"
+[ "$FAILED" -eq 0 ]
