@@ -32,6 +32,7 @@ pub type ConnId = u64;
 pub type Outbound = Utf8Bytes;
 
 /// What the room actor is asked to do.
+#[derive(Debug)]
 pub enum Command {
     /// A connection said hello. `reply` gets its role, or why it was refused.
     Connect {
