@@ -13,11 +13,11 @@ use tokio_util::task::TaskTracker;
 use crate::config::Config;
 use crate::metrics_names as m;
 use crate::room::{Registry, Room, RoomHandle};
-use crate::store::SqliteStore;
+use crate::store::Store;
 
 pub struct App {
     pub config: Arc<Config>,
-    pub store: Arc<SqliteStore>,
+    pub store: Arc<dyn Store>,
     /// Rooms in memory by code.
     pub rooms: Arc<Registry>,
     /// Room actors and connection tasks, awaited on shutdown.
@@ -30,7 +30,7 @@ pub struct App {
 }
 
 impl App {
-    pub fn new(config: Arc<Config>, store: Arc<SqliteStore>, prometheus: PrometheusHandle) -> App {
+    pub fn new(config: Arc<Config>, store: Arc<dyn Store>, prometheus: PrometheusHandle) -> App {
         let per_minute = NonZeroU32::new(config.rooms_per_minute).unwrap_or(NonZeroU32::MIN);
         App {
             config,

@@ -66,14 +66,13 @@ pub async fn create_room(
     let code = secrets::new_room_code().map_err(internal)?;
     let invite = secrets::new_token().map_err(internal)?;
     let token = secrets::new_token().map_err(internal)?;
-    let store: Arc<dyn crate::store::Store> = app.store.clone();
     let room = Room::create(
         code.clone(),
         options,
         creator_faction,
         &invite,
         &token,
-        store,
+        app.store.clone(),
         app.config.clone(),
     )
     .await

@@ -29,7 +29,7 @@ pub use config::Config;
 
 use crate::app::App;
 use crate::room::Command;
-use crate::store::SqliteStore;
+use crate::store::{SqliteStore, Store};
 
 // A server must never carry the engine's testing accessors (they read hidden zones): building it
 // against such a build of `evr-rules` is a compile error, not a convention.

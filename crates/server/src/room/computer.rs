@@ -9,7 +9,7 @@ use evr_bot::{Bot, BotConfig, Level};
 use evr_protocol::ComputerLevel;
 use evr_rules::{Action, Viewer};
 
-use super::game_match::Player;
+use super::seat::Seat;
 use super::{Command, Room};
 
 /// The computer's seat.
@@ -44,7 +44,7 @@ impl Room {
         let Some(tx) = self.self_tx.as_ref().and_then(|w| w.upgrade()) else {
             return;
         };
-        let viewer = Viewer::Seat(self.current.faction_of(Player::Guest));
+        let viewer = Viewer::Seat(self.current.faction_of(Seat::Guest));
         let view = self.current.game.view(viewer);
         if view.legal_actions.is_empty() {
             return;
@@ -73,7 +73,7 @@ impl Room {
             // The game moved on while it thought (the person acted in a simultaneous phase).
             Some(_) if based_on != self.seq => {}
             Some(action) => {
-                let seat = self.current.faction_of(Player::Guest);
+                let seat = self.current.faction_of(Seat::Guest);
                 let action_id = format!("computer-{}", self.seq + 1);
                 if let Err((code, message)) = self.commit_action(seat, action_id, action).await {
                     // Never expected (it picks among legal actions); do not retry in a loop.

@@ -1,25 +1,11 @@
-//! The players of a room and the game they are playing: the creator and the guest keep their
-//! seats across rematches while their factions swap.
+//! A game of the room and who plays which side of it: the creator and the guest keep their seats
+//! across rematches while their factions swap.
 
 use std::collections::HashMap;
 
 use evr_rules::{Event, Faction, Game};
 
-/// The two people in a room: the creator and the guest who joined with the invite link.
-/// Their factions swap with every rematch.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(super) enum Player {
-    Creator,
-    Guest,
-}
-
-impl Player {
-    pub(super) const BOTH: [Player; 2] = [Player::Creator, Player::Guest];
-
-    pub(super) fn index(self) -> usize {
-        self as usize
-    }
-}
+use super::seat::{BySeat, Seat};
 
 /// A game of the room: game 1, then one per rematch.
 pub(super) struct Match {
@@ -30,26 +16,41 @@ pub(super) struct Match {
     pub(super) start_seq: u32,
     /// Events of every update of this game, for catch-up after a reconnect: `(seq, events)`.
     pub(super) history: Vec<(u32, Vec<Event>)>,
-    /// Applied action ids per seat, with the update `seq` they produced (idempotency).
+    /// Applied action ids per side, with the update `seq` they produced (idempotency).
     pub(super) applied: HashMap<(Faction, String), u32>,
     /// A win claimed because the opponent stayed away (not a rules outcome).
     pub(super) forfeit_winner: Option<Faction>,
-    pub(super) rematch: [bool; 2],
+    /// Which seats asked for a rematch of this (finished) game.
+    pub(super) rematch: BySeat<bool>,
 }
 
 impl Match {
-    pub(super) fn faction_of(&self, p: Player) -> Faction {
-        match p {
-            Player::Creator => self.creator_faction,
-            Player::Guest => self.creator_faction.opponent(),
+    /// Game `game_no`, starting at update `start_seq`, before any action.
+    pub(super) fn new(game_no: u32, creator_faction: Faction, game: Game, start_seq: u32) -> Match {
+        Match {
+            game_no,
+            creator_faction,
+            game,
+            start_seq,
+            history: Vec::new(),
+            applied: HashMap::new(),
+            forfeit_winner: None,
+            rematch: BySeat::default(),
         }
     }
 
-    pub(super) fn player_of(&self, f: Faction) -> Player {
+    pub(super) fn faction_of(&self, seat: Seat) -> Faction {
+        match seat {
+            Seat::Creator => self.creator_faction,
+            Seat::Guest => self.creator_faction.opponent(),
+        }
+    }
+
+    pub(super) fn seat_of(&self, f: Faction) -> Seat {
         if f == self.creator_faction {
-            Player::Creator
+            Seat::Creator
         } else {
-            Player::Guest
+            Seat::Guest
         }
     }
 

@@ -9,19 +9,19 @@ use axum::extract::ws::Utf8Bytes;
 use evr_protocol::{ErrorCode, PROTOCOL_VERSION, Presence, Role, RoomInfo, SeatPresence, ServerMsg};
 use evr_rules::{ByFaction, LogEntry, Viewer};
 
-use super::game_match::Player;
+use super::seat::Seat;
 use super::{ConnId, Outbound, Room};
 use crate::metrics_names as m;
 
 impl Room {
-    pub(super) fn viewer_of(&self, player: Option<Player>) -> Viewer {
+    pub(super) fn viewer_of(&self, player: Option<Seat>) -> Viewer {
         match player {
             Some(p) => Viewer::Seat(self.current.faction_of(p)),
             None => Viewer::Spectator,
         }
     }
 
-    pub(super) fn role_of(&self, player: Option<Player>) -> Role {
+    pub(super) fn role_of(&self, player: Option<Seat>) -> Role {
         match player {
             Some(p) => Role::Seat(self.current.faction_of(p)),
             None => Role::Spectator,
@@ -33,7 +33,7 @@ impl Room {
             code: self.code.clone(),
             options: self.options,
             game_number: self.current.game_no,
-            rematch_requested: ByFaction::from_fn(|f| self.current.rematch[self.current.player_of(f).index()]),
+            rematch_requested: ByFaction::from_fn(|f| self.current.rematch[self.current.seat_of(f)]),
             forfeit_winner: self.current.forfeit_winner,
         }
     }
@@ -42,21 +42,21 @@ impl Room {
         let now = Instant::now();
         let grace = self.config.disconnect_grace();
         let seats = ByFaction::from_fn(|f| {
-            let p = self.current.player_of(f);
+            let p = self.current.seat_of(f);
             let connected = self.is_connected(p);
-            let claim_in_seconds = match self.away_since[p.index()] {
-                Some(t) if !connected && !self.current.is_over() && self.seat_hashes[p.index()].is_some() => {
+            let claim_in_seconds = match self.away_since[p] {
+                Some(t) if !connected && !self.current.is_over() && self.seat_hashes[p].is_some() => {
                     Some(grace.saturating_sub(now.duration_since(t)).as_secs() as u32)
                 }
                 _ => None,
             };
             SeatPresence {
-                taken: self.seat_hashes[p.index()].is_some(),
+                taken: self.seat_hashes[p].is_some(),
                 connected,
                 claim_in_seconds,
             }
         });
-        let spectators = self.conns.values().filter(|c| c.player.is_none()).count() as u32;
+        let spectators = self.conns.values().filter(|c| c.seat.is_none()).count() as u32;
         Presence { seats, spectators }
     }
 
@@ -98,11 +98,7 @@ impl Room {
     /// Sends `make(viewer)` to every connection, serializing once per distinct viewer.
     pub(super) fn broadcast(&mut self, make: impl Fn(&Room, Viewer) -> ServerMsg) {
         let mut cache: HashMap<Viewer, Outbound> = HashMap::new();
-        let targets: Vec<(ConnId, Viewer)> = self
-            .conns
-            .iter()
-            .map(|(id, c)| (*id, self.viewer_of(c.player)))
-            .collect();
+        let targets: Vec<(ConnId, Viewer)> = self.conns.iter().map(|(id, c)| (*id, self.viewer_of(c.seat))).collect();
         for (id, viewer) in targets {
             let text = match cache.get(&viewer) {
                 Some(t) => t.clone(),
@@ -127,7 +123,7 @@ impl Room {
         self.broadcast(|_, _| ServerMsg::Presence { presence });
     }
 
-    pub(super) fn welcome(&self, player: Option<Player>, last_seq: Option<u32>) -> ServerMsg {
+    pub(super) fn welcome(&self, player: Option<Seat>, last_seq: Option<u32>) -> ServerMsg {
         let viewer = self.viewer_of(player);
         let missed = last_seq
             .filter(|s| *s >= self.current.start_seq && *s <= self.seq)

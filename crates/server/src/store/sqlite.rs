@@ -1,107 +1,20 @@
-//! Durable storage: rooms, seats (token hashes), games (seeds) and every accepted action.
-//!
-//! The action log plus the seed rebuild any match after a restart. The embedded default is SQLite
-//! in WAL mode with one writer thread: writes queued while a transaction commits are committed
-//! together in the next one (group commit), and every writer waits for its commit before the room
-//! acknowledges or broadcasts anything.
+//! The embedded default store: SQLite in WAL mode with one writer thread. Writes queued while a
+//! transaction commits are committed together in the next one (group commit). Factions are stored
+//! as `rebel`/`imperial`, options, actions and results as JSON: the format of every database
+//! written so far, which must keep loading.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::mpsc;
 use std::thread::JoinHandle;
 
+use evr_rules::Faction;
 use rusqlite::{Connection, OptionalExtension, params};
 use rusqlite_migration::{M, Migrations};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 use tokio::sync::oneshot;
 
-/// A storage failure. The room treats it as "nothing happened" and tells the client.
-#[derive(Debug, thiserror::Error)]
-pub enum StoreError {
-    #[error("database: {0}")]
-    Sqlite(#[from] rusqlite::Error),
-    #[error("migration: {0}")]
-    Migration(#[from] rusqlite_migration::Error),
-    #[error("data directory {0}: {1}")]
-    DataDir(PathBuf, std::io::Error),
-    #[error("the store is shut down")]
-    Closed,
-    #[error("stored data is invalid: {0}")]
-    Corrupt(String),
-}
-
-/// One change to persist.
-#[derive(Clone, Debug)]
-pub enum WriteOp {
-    CreateRoom {
-        code: String,
-        options: String,
-        invite_hash: Vec<u8>,
-        creator_hash: Vec<u8>,
-        created_at: i64,
-    },
-    SetGuest {
-        code: String,
-        guest_hash: Vec<u8>,
-    },
-    /// A game starts; `creator_faction` is "rebel" or "imperial".
-    StartGame {
-        code: String,
-        game_no: u32,
-        seed: i64,
-        creator_faction: String,
-        seq: u32,
-    },
-    /// An accepted action of game `game_no`, the room's update `seq`.
-    AppendAction {
-        code: String,
-        game_no: u32,
-        seq: u32,
-        seat: String,
-        action: String,
-        action_id: String,
-    },
-    /// A game ended outside the rules (a claimed win); `result` is JSON.
-    EndGame {
-        code: String,
-        game_no: u32,
-        result: String,
-    },
-}
-
-/// Where writes go. SQLite is the implementation; a server-grade database can follow.
-pub trait Store: Send + Sync + 'static {
-    /// Queues a write; the receiver resolves once it is committed.
-    fn submit(&self, op: WriteOp) -> oneshot::Receiver<Result<(), StoreError>>;
-}
-
-/// A room as stored, with its current game and that game's actions, for recovery.
-#[derive(Clone, Debug)]
-pub struct StoredRoom {
-    pub code: String,
-    pub options: String,
-    pub invite_hash: Vec<u8>,
-    pub creator_hash: Vec<u8>,
-    pub guest_hash: Option<Vec<u8>>,
-    /// The room's latest game (`None` only if the data is damaged: a room is stored with its first).
-    pub game: Option<StoredGame>,
-}
-
-#[derive(Clone, Debug)]
-pub struct StoredGame {
-    pub game_no: u32,
-    pub seed: i64,
-    pub creator_faction: String,
-    pub start_seq: u32,
-    pub result: Option<String>,
-    pub actions: Vec<StoredAction>,
-}
-
-#[derive(Clone, Debug)]
-pub struct StoredAction {
-    pub seq: u32,
-    pub seat: String,
-    pub action: String,
-    pub action_id: String,
-}
+use super::{GameResult, Store, StoreError, StoredAction, StoredGame, StoredRoom, WriteOp};
 
 const SCHEMA: &str = "
 CREATE TABLE rooms (
@@ -138,15 +51,49 @@ fn migrations() -> Migrations<'static> {
 }
 
 fn open(path: &Path) -> Result<Connection, StoreError> {
-    let mut conn = Connection::open(path)?;
-    conn.pragma_update(None, "journal_mode", "WAL")?;
+    let opening = |e: rusqlite::Error| StoreError::Open(format!("{}: {e}", path.display()));
+    let mut conn = Connection::open(path).map_err(opening)?;
+    conn.pragma_update(None, "journal_mode", "WAL").map_err(opening)?;
     // NORMAL in WAL mode: a commit survives a crash of this process (the test kills it with -9);
     // surviving a power cut as well would need FULL.
-    conn.pragma_update(None, "synchronous", "NORMAL")?;
-    conn.pragma_update(None, "foreign_keys", "ON")?;
-    conn.busy_timeout(std::time::Duration::from_secs(5))?;
-    migrations().to_latest(&mut conn)?;
+    conn.pragma_update(None, "synchronous", "NORMAL").map_err(opening)?;
+    conn.pragma_update(None, "foreign_keys", "ON").map_err(opening)?;
+    conn.busy_timeout(std::time::Duration::from_secs(5)).map_err(opening)?;
+    migrations()
+        .to_latest(&mut conn)
+        .map_err(|e| StoreError::Open(format!("{}: migration: {e}", path.display())))?;
     Ok(conn)
+}
+
+fn faction_text(f: Faction) -> &'static str {
+    match f {
+        Faction::Rebel => "rebel",
+        Faction::Imperial => "imperial",
+    }
+}
+
+fn faction_from_text(s: &str) -> Result<Faction, StoreError> {
+    match s {
+        "rebel" => Ok(Faction::Rebel),
+        "imperial" => Ok(Faction::Imperial),
+        other => Err(StoreError::Corrupt {
+            what: format!("faction {other:?}"),
+        }),
+    }
+}
+
+fn to_json(value: &impl Serialize) -> Result<String, rusqlite::Error> {
+    serde_json::to_string(value).map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))
+}
+
+fn from_json<T: DeserializeOwned>(text: &str, what: impl FnOnce() -> String) -> Result<T, StoreError> {
+    serde_json::from_str(text).map_err(|e| StoreError::Corrupt {
+        what: format!("{}: {e}", what()),
+    })
+}
+
+fn read_error(e: rusqlite::Error) -> StoreError {
+    StoreError::Read(e.to_string())
 }
 
 enum Job {
@@ -183,16 +130,16 @@ impl SqliteStore {
             reader: std::sync::Mutex::new(reader),
         })
     }
+}
 
-    /// Room `code` with its current game and that game's actions, as committed; `None` if there is
-    /// no such room. Blocking: call it off the async threads.
-    pub fn load_room(&self, code: &str) -> Result<Option<StoredRoom>, StoreError> {
+impl Store for SqliteStore {
+    fn load_room(&self, code: &str) -> Result<Option<StoredRoom>, StoreError> {
         let conn = self.reader.lock().map_err(|_| StoreError::Closed)?;
         load_room(&conn, code)
     }
 
     /// Stops taking writes, commits what is queued and waits for the writer thread.
-    pub fn close(&self) {
+    fn close(&self) {
         if let Ok(mut jobs) = self.jobs.lock() {
             jobs.take();
         }
@@ -201,9 +148,7 @@ impl SqliteStore {
             let _ = h.join();
         }
     }
-}
 
-impl Store for SqliteStore {
     fn submit(&self, op: WriteOp) -> oneshot::Receiver<Result<(), StoreError>> {
         let (tx, rx) = oneshot::channel();
         let sent = match self.jobs.lock() {
@@ -241,7 +186,7 @@ fn writer_loop(mut conn: Connection, rx: mpsc::Receiver<Job>) {
         for Job::Write(_, reply) in batch {
             let r = match &result {
                 Ok(()) => Ok(()),
-                Err(e) => Err(StoreError::Corrupt(e.to_string())),
+                Err(e) => Err(StoreError::Write(e.to_string())),
             };
             let _ = reply.send(r);
         }
@@ -266,7 +211,7 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
             created_at,
         } => conn.execute(
             "INSERT INTO rooms (code, options, invite_hash, creator_hash, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![code, options, invite_hash, creator_hash, created_at],
+            params![code, to_json(options)?, invite_hash, creator_hash, created_at],
         ),
         WriteOp::SetGuest { code, guest_hash } => conn.execute(
             "UPDATE rooms SET guest_hash = ?2 WHERE code = ?1",
@@ -280,7 +225,7 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
             seq,
         } => conn.execute(
             "INSERT INTO games (room_code, game_no, seed, creator_faction, start_seq) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![code, game_no, seed, creator_faction, seq],
+            params![code, game_no, seed, faction_text(*creator_faction), seq],
         ),
         WriteOp::AppendAction {
             code,
@@ -291,11 +236,11 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
             action_id,
         } => conn.execute(
             "INSERT INTO actions (room_code, game_no, seq, seat, action, action_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![code, game_no, seq, seat, action, action_id],
+            params![code, game_no, seq, faction_text(*seat), to_json(action)?, action_id],
         ),
         WriteOp::EndGame { code, game_no, result } => conn.execute(
             "UPDATE games SET result = ?3 WHERE room_code = ?1 AND game_no = ?2",
-            params![code, game_no, result],
+            params![code, game_no, to_json(result)?],
         ),
     }
     .map(|_| ())
@@ -307,61 +252,87 @@ fn load_room(conn: &Connection, code: &str) -> Result<Option<StoredRoom>, StoreE
             "SELECT code, options, invite_hash, creator_hash, guest_hash FROM rooms WHERE code = ?1",
             [code],
             |r| {
-                Ok(StoredRoom {
-                    code: r.get(0)?,
-                    options: r.get(1)?,
-                    invite_hash: r.get(2)?,
-                    creator_hash: r.get(3)?,
-                    guest_hash: r.get(4)?,
-                    game: None,
-                })
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, Vec<u8>>(2)?,
+                    r.get::<_, Vec<u8>>(3)?,
+                    r.get::<_, Option<Vec<u8>>>(4)?,
+                ))
             },
         )
-        .optional()?;
-    let Some(mut room) = room else { return Ok(None) };
+        .optional()
+        .map_err(read_error)?;
+    let Some((code, options, invite_hash, creator_hash, guest_hash)) = room else {
+        return Ok(None);
+    };
+    let options = from_json(&options, || format!("room {code}: options"))?;
     // Only the current game matters: a rematch starts from its own seed.
     let game = conn
         .query_row(
             "SELECT game_no, seed, creator_faction, start_seq, result FROM games WHERE room_code = ?1
              ORDER BY game_no DESC LIMIT 1",
-            [code],
+            [&code],
             |r| {
-                Ok(StoredGame {
-                    game_no: r.get(0)?,
-                    seed: r.get(1)?,
-                    creator_faction: r.get(2)?,
-                    start_seq: r.get(3)?,
-                    result: r.get(4)?,
-                    actions: Vec::new(),
-                })
+                Ok((
+                    r.get::<_, u32>(0)?,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, u32>(3)?,
+                    r.get::<_, Option<String>>(4)?,
+                ))
             },
         )
-        .optional()?;
-    if let Some(mut game) = game {
-        let mut actions = conn.prepare_cached(
-            "SELECT seq, seat, action, action_id FROM actions WHERE room_code = ?1 AND game_no = ?2 ORDER BY seq",
-        )?;
-        let rows = actions.query_map(params![code, game.game_no], |r| {
-            Ok(StoredAction {
-                seq: r.get(0)?,
-                seat: r.get(1)?,
-                action: r.get(2)?,
-                action_id: r.get(3)?,
-            })
-        })?;
-        for a in rows {
-            game.actions.push(a?);
-        }
-        room.game = Some(game);
-    }
-    Ok(Some(room))
+        .optional()
+        .map_err(read_error)?;
+    let game = match game {
+        Some((game_no, seed, creator_faction, start_seq, result)) => Some(StoredGame {
+            game_no,
+            seed,
+            creator_faction: faction_from_text(&creator_faction)?,
+            start_seq,
+            result: result
+                .map(|r| from_json::<GameResult>(&r, || format!("room {code} game {game_no}: result")))
+                .transpose()?,
+            actions: load_actions(conn, &code, game_no)?,
+        }),
+        None => None,
+    };
+    Ok(Some(StoredRoom {
+        code,
+        options,
+        invite_hash,
+        creator_hash,
+        guest_hash,
+        game,
+    }))
 }
 
-/// Whether a room exists (used by tests).
-pub fn room_exists(data_dir: &Path, code: &str) -> Result<bool, StoreError> {
-    let conn = open(&data_dir.join("evr.sqlite3"))?;
-    Ok(conn
-        .query_row("SELECT 1 FROM rooms WHERE code = ?1", [code], |_| Ok(()))
-        .optional()?
-        .is_some())
+fn load_actions(conn: &Connection, code: &str, game_no: u32) -> Result<Vec<StoredAction>, StoreError> {
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT seq, seat, action, action_id FROM actions WHERE room_code = ?1 AND game_no = ?2 ORDER BY seq",
+        )
+        .map_err(read_error)?;
+    let rows = stmt
+        .query_map(params![code, game_no], |r| {
+            Ok((
+                r.get::<_, u32>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+            ))
+        })
+        .map_err(read_error)?;
+    let mut actions = Vec::new();
+    for row in rows {
+        let (seq, seat, action, action_id) = row.map_err(read_error)?;
+        actions.push(StoredAction {
+            seq,
+            seat: faction_from_text(&seat)?,
+            action: from_json(&action, || format!("room {code} seq {seq}: action"))?,
+            action_id,
+        });
+    }
+    Ok(actions)
 }

@@ -1,0 +1,67 @@
+//! What a room actor is asked to do, and the handle that asks it. Connections and HTTP handlers
+//! talk to a room only through these.
+
+use axum::extract::ws::Utf8Bytes;
+use evr_protocol::{ErrorCode, Role};
+use evr_rules::{Action, Faction};
+use tokio::sync::{mpsc, oneshot};
+
+/// Identifies one WebSocket connection.
+pub type ConnId = u64;
+
+/// A message queued for one connection: already serialized, shared between connections that see
+/// the same thing.
+pub type Outbound = Utf8Bytes;
+
+/// What the room actor is asked to do.
+#[derive(Debug)]
+pub enum Command {
+    /// A connection said hello. `reply` gets its role, or why it was refused.
+    Connect {
+        conn: ConnId,
+        token: Option<String>,
+        last_seq: Option<u32>,
+        out: mpsc::Sender<Outbound>,
+        reply: oneshot::Sender<Result<Role, ErrorCode>>,
+    },
+    Disconnect {
+        conn: ConnId,
+    },
+    Action {
+        conn: ConnId,
+        based_on: u32,
+        action_id: String,
+        action: Action,
+    },
+    Rematch {
+        conn: ConnId,
+    },
+    ClaimWin {
+        conn: ConnId,
+    },
+    /// The guest takes the free seat with the invite secret (HTTP).
+    Join {
+        invite: String,
+        reply: oneshot::Sender<Result<Joined, ErrorCode>>,
+    },
+    /// The computer opponent decided (`None`: it found nothing to do).
+    ComputerAction {
+        based_on: u32,
+        action: Option<Action>,
+    },
+    /// Tell everyone the server is going away and stop.
+    Shutdown,
+}
+
+/// Answer to a successful join.
+#[derive(Clone, Debug)]
+pub struct Joined {
+    pub faction: Faction,
+    pub token: String,
+}
+
+/// A cheap handle to a room actor.
+#[derive(Clone)]
+pub struct RoomHandle {
+    pub tx: mpsc::Sender<Command>,
+}

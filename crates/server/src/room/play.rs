@@ -1,0 +1,185 @@
+//! The game moving on: an action applied to a copy of the game, committed, and only then made
+//! live and broadcast; and a rematch, stored before the new game is announced.
+
+use std::time::Instant;
+
+use evr_protocol::{ErrorCode, ServerMsg};
+use evr_rules::{Action, Faction};
+
+use super::game_match::Match;
+use super::seat::Seat;
+use super::{ConnId, Room, game_seed, new_game};
+use crate::metrics_names as m;
+use crate::store::WriteOp;
+
+impl Room {
+    pub(super) async fn action(&mut self, conn: ConnId, based_on: u32, action_id: String, action: Action) {
+        let Some(player) = self.conns.get(&conn).map(|c| c.seat) else {
+            return;
+        };
+        let Some(player) = player else {
+            return self.error(
+                conn,
+                ErrorCode::SpectatorCannotAct,
+                "spectators cannot act",
+                Some(action_id),
+            );
+        };
+        if action_id.is_empty() || action_id.len() > evr_protocol::MAX_ACTION_ID_LEN {
+            return self.error(
+                conn,
+                ErrorCode::BadActionId,
+                "action ids are 1 to 64 characters",
+                Some(action_id),
+            );
+        }
+        let seat = self.current.faction_of(player);
+        if let Some(seq) = self.current.applied.get(&(seat, action_id.clone())).copied() {
+            // Already applied: acknowledge again, apply nothing.
+            return self.send(conn, &ServerMsg::Ack { action_id, seq });
+        }
+        if self.seat_hashes[Seat::Guest].is_none() {
+            return self.error(
+                conn,
+                ErrorCode::WaitingForOpponent,
+                "the other seat is still free",
+                Some(action_id),
+            );
+        }
+        if self.current.forfeit_winner.is_some() {
+            let e = ErrorCode::Rule(evr_rules::RuleError::GameOver);
+            return self.error(conn, e, "the game is over", Some(action_id));
+        }
+        if based_on != self.seq {
+            self.error(
+                conn,
+                ErrorCode::StaleAction,
+                "the game changed; here is the current view",
+                Some(action_id),
+            );
+            let welcome = self.welcome(Some(player), Some(based_on));
+            return self.send(conn, &welcome);
+        }
+        let started = Instant::now();
+        match self.commit_action(seat, action_id.clone(), action).await {
+            Ok(seq) => {
+                self.send(conn, &ServerMsg::Ack { action_id, seq });
+                self.broadcast_update();
+                metrics::histogram!(m::ACTION_TO_BROADCAST).record(started.elapsed().as_secs_f64());
+                self.schedule_computer();
+            }
+            Err((code, message)) => self.error(conn, code, message, Some(action_id)),
+        }
+    }
+
+    /// Applies `seat`'s action to a copy of the game, stores it, and only once it is committed
+    /// makes it the live game. Returns the new `seq`; on error nothing changed.
+    pub(super) async fn commit_action(
+        &mut self,
+        seat: Faction,
+        action_id: String,
+        action: Action,
+    ) -> Result<u32, (ErrorCode, String)> {
+        let mut next = self.current.game.clone();
+        let events = next
+            .apply(seat, action)
+            .map_err(|e| (ErrorCode::Rule(e), e.to_string()))?;
+        let seq = self.seq + 1;
+        let write = self.store.submit(WriteOp::AppendAction {
+            code: self.code.clone(),
+            game_no: self.current.game_no,
+            seq,
+            seat,
+            action,
+            action_id: action_id.clone(),
+        });
+        if !matches!(write.await, Ok(Ok(()))) {
+            return Err((
+                ErrorCode::StorageFailed,
+                "the action could not be stored; nothing changed".into(),
+            ));
+        }
+        self.current.game = next;
+        self.seq = seq;
+        self.current.applied.insert((seat, action_id), seq);
+        self.current.history.push((seq, events));
+        metrics::counter!(m::ACTIONS).increment(1);
+        Ok(seq)
+    }
+
+    pub(super) fn broadcast_update(&mut self) {
+        let seq = self.seq;
+        self.broadcast(|room, viewer| {
+            let events = room
+                .current
+                .history
+                .last()
+                .map(|(_, evs)| evs.iter().map(|e| e.project(viewer)).collect())
+                .unwrap_or_default();
+            ServerMsg::Update {
+                seq,
+                view: Box::new(room.current.game.view(viewer)),
+                events,
+            }
+        });
+    }
+
+    pub(super) async fn rematch(&mut self, conn: ConnId) {
+        let Some(Some(player)) = self.conns.get(&conn).map(|c| c.seat) else {
+            return self.error(
+                conn,
+                ErrorCode::SpectatorCannotAct,
+                "spectators cannot ask for a rematch",
+                None,
+            );
+        };
+        if !self.current.is_over() {
+            return self.error(
+                conn,
+                ErrorCode::GameNotOver,
+                "a rematch starts once the game is over",
+                None,
+            );
+        }
+        self.current.rematch[player] = true;
+        if self.computer.is_some() {
+            // The computer always accepts.
+            self.current.rematch[Seat::Guest] = true;
+        }
+        if !self.current.rematch.all(|asked| *asked) {
+            let room = self.room_info();
+            return self.broadcast(|_, _| ServerMsg::Room { room: room.clone() });
+        }
+        let seed = match game_seed(&self.config) {
+            Ok(s) => s,
+            Err(e) => return self.error(conn, ErrorCode::StorageFailed, e.to_string(), None),
+        };
+        let game = match new_game(&self.options, seed) {
+            Ok(g) => g,
+            Err(e) => return self.error(conn, ErrorCode::StorageFailed, e, None),
+        };
+        let creator_faction = self.current.creator_faction.opponent();
+        let seq = self.seq + 1;
+        let game_no = self.current.game_no + 1;
+        let write = self.store.submit(WriteOp::StartGame {
+            code: self.code.clone(),
+            game_no,
+            seed,
+            creator_faction,
+            seq,
+        });
+        if !matches!(write.await, Ok(Ok(()))) {
+            self.current.rematch[player] = false;
+            return self.error(conn, ErrorCode::StorageFailed, "the rematch could not be stored", None);
+        }
+        self.seq = seq;
+        self.current = Match::new(game_no, creator_faction, game, seq);
+        // Roles changed (sides swap): everyone gets a fresh welcome.
+        let targets: Vec<(ConnId, Option<Seat>)> = self.conns.iter().map(|(id, c)| (*id, c.seat)).collect();
+        for (id, p) in targets {
+            let welcome = self.welcome(p, None);
+            self.send(id, &welcome);
+        }
+        self.schedule_computer();
+    }
+}

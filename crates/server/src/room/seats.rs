@@ -1,0 +1,133 @@
+//! Who is in the room: connections arriving and leaving, the guest taking the free seat, and a
+//! win claimed when the opponent stayed away. Each change that must last is committed before
+//! anyone hears of it.
+
+use std::time::Instant;
+
+use evr_protocol::{ErrorCode, Role, ServerMsg, SpectatorPolicy};
+use tokio::sync::mpsc;
+
+use super::seat::Seat;
+use super::{Conn, ConnId, Joined, Outbound, Room};
+use crate::metrics_names as m;
+use crate::secrets;
+use crate::store::{GameResult, WriteOp};
+
+impl Room {
+    pub(super) fn connect(
+        &mut self,
+        conn: ConnId,
+        token: Option<String>,
+        last_seq: Option<u32>,
+        out: mpsc::Sender<Outbound>,
+    ) -> Result<Role, ErrorCode> {
+        let player = match &token {
+            Some(t) => {
+                let p = Seat::BOTH.into_iter().find(|p| {
+                    self.seat_hashes[*p]
+                        .as_deref()
+                        .is_some_and(|h| secrets::token_matches(t, h))
+                });
+                Some(p.ok_or(ErrorCode::BadToken)?)
+            }
+            None if self.options.spectators == SpectatorPolicy::Off => return Err(ErrorCode::SpectatorsNotAllowed),
+            None => None,
+        };
+        self.conns.insert(conn, Conn { seat: player, out });
+        metrics::gauge!(m::CONNECTIONS, "role" => if player.is_some() { "player" } else { "spectator" }).increment(1.0);
+        if let Some(p) = player {
+            self.away_since[p] = None;
+        }
+        let welcome = self.welcome(player, last_seq);
+        self.send(conn, &welcome);
+        self.broadcast_presence();
+        Ok(self.role_of(player))
+    }
+
+    pub(super) fn remove_conn(&mut self, conn: ConnId) {
+        let Some(c) = self.conns.remove(&conn) else { return };
+        metrics::gauge!(m::CONNECTIONS, "role" => if c.seat.is_some() { "player" } else { "spectator" }).decrement(1.0);
+        if let Some(p) = c.seat
+            && !self.conns.values().any(|o| o.seat == Some(p))
+        {
+            self.away_since[p] = Some(Instant::now());
+        }
+    }
+
+    /// Whether `p` is present: a connection of theirs is open, or `p` is the computer.
+    pub(super) fn is_connected(&self, p: Seat) -> bool {
+        (p == Seat::Guest && self.computer.is_some()) || self.conns.values().any(|c| c.seat == Some(p))
+    }
+
+    pub(super) fn disconnect(&mut self, conn: ConnId) {
+        if self.conns.contains_key(&conn) {
+            self.remove_conn(conn);
+            self.broadcast_presence();
+        }
+    }
+
+    pub(super) async fn join(&mut self, invite: &str) -> Result<Joined, ErrorCode> {
+        if !secrets::token_matches(invite, &self.invite_hash) {
+            return Err(ErrorCode::BadToken);
+        }
+        if self.seat_hashes[Seat::Guest].is_some() {
+            return Err(ErrorCode::SeatTaken);
+        }
+        let token = secrets::new_token().map_err(|_| ErrorCode::StorageFailed)?;
+        let hash = secrets::hash_token(&token);
+        let write = self.store.submit(WriteOp::SetGuest {
+            code: self.code.clone(),
+            guest_hash: hash.clone(),
+        });
+        match write.await {
+            Ok(Ok(())) => {}
+            _ => return Err(ErrorCode::StorageFailed),
+        }
+        self.seat_hashes[Seat::Guest] = Some(hash);
+        // The guest has not connected yet: their clock for claims starts now.
+        self.away_since[Seat::Guest] = Some(Instant::now());
+        self.broadcast_presence();
+        Ok(Joined {
+            faction: self.current.faction_of(Seat::Guest),
+            token,
+        })
+    }
+
+    pub(super) async fn claim_win(&mut self, conn: ConnId) {
+        let Some(Some(player)) = self.conns.get(&conn).map(|c| c.seat) else {
+            return self.error(
+                conn,
+                ErrorCode::SpectatorCannotAct,
+                "spectators cannot claim a win",
+                None,
+            );
+        };
+        let other = player.other();
+        let grace = self.config.disconnect_grace();
+        let away_long_enough =
+            self.away_since[other].is_some_and(|t| t.elapsed() >= grace) && !self.is_connected(other);
+        if self.current.is_over() || !away_long_enough {
+            return self.error(
+                conn,
+                ErrorCode::CannotClaimWin,
+                "the opponent is here or the grace period is not over",
+                None,
+            );
+        }
+        let winner = self.current.faction_of(player);
+        let result = GameResult {
+            forfeit_winner: Some(winner),
+        };
+        let write = self.store.submit(WriteOp::EndGame {
+            code: self.code.clone(),
+            game_no: self.current.game_no,
+            result,
+        });
+        if !matches!(write.await, Ok(Ok(()))) {
+            return self.error(conn, ErrorCode::StorageFailed, "the claim could not be stored", None);
+        }
+        self.current.forfeit_winner = Some(winner);
+        let room = self.room_info();
+        self.broadcast(|_, _| ServerMsg::Room { room: room.clone() });
+    }
+}

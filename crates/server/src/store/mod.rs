@@ -1,0 +1,130 @@
+//! Durable storage: rooms, seats (token hashes), games (seeds) and every accepted action, behind the
+//! [`Store`] trait so that the room never depends on one database (and tests can make it fail).
+//!
+//! The action log plus the seed rebuild any match after a restart. Every writer waits for its
+//! commit before the room acknowledges or broadcasts anything. Values cross this boundary typed
+//! (factions, actions, options, results); only an implementation turns them into its own columns.
+
+mod sqlite;
+
+use std::path::PathBuf;
+
+use evr_protocol::RoomOptions;
+use evr_rules::{Action, Faction};
+use serde::{Deserialize, Serialize};
+use tokio::sync::oneshot;
+
+pub use self::sqlite::SqliteStore;
+
+/// A storage failure. A failed write means nothing happened: the room tells the client and
+/// changes nothing. Corrupt data means a stored room cannot be trusted: it is not loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The store could not be opened (at start-up).
+    #[error("cannot open the store: {0}")]
+    Open(String),
+    /// The data directory could not be created or used.
+    #[error("data directory {0}: {1}")]
+    DataDir(PathBuf, std::io::Error),
+    /// A write was not committed (the database refused it or is unreachable).
+    #[error("write not committed: {0}")]
+    Write(String),
+    /// Reading failed (the database is unreachable or refused the query).
+    #[error("read failed: {0}")]
+    Read(String),
+    /// The store is shut down and takes no more writes.
+    #[error("the store is shut down")]
+    Closed,
+    /// What is stored cannot be decoded: `what` says which value.
+    #[error("stored data is invalid: {what}")]
+    Corrupt { what: String },
+}
+
+/// How a game ended outside the rules, as stored with the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameResult {
+    /// The side that claimed the win after the opponent stayed away.
+    pub forfeit_winner: Option<Faction>,
+}
+
+/// One change to persist.
+#[derive(Clone, Debug)]
+pub enum WriteOp {
+    CreateRoom {
+        code: String,
+        options: RoomOptions,
+        invite_hash: Vec<u8>,
+        creator_hash: Vec<u8>,
+        created_at: i64,
+    },
+    SetGuest {
+        code: String,
+        guest_hash: Vec<u8>,
+    },
+    /// Game `game_no` starts at update `seq`, the creator playing `creator_faction`.
+    StartGame {
+        code: String,
+        game_no: u32,
+        seed: i64,
+        creator_faction: Faction,
+        seq: u32,
+    },
+    /// An accepted action of game `game_no`, the room's update `seq`.
+    AppendAction {
+        code: String,
+        game_no: u32,
+        seq: u32,
+        seat: Faction,
+        action: Action,
+        action_id: String,
+    },
+    /// A game ended outside the rules (a claimed win).
+    EndGame {
+        code: String,
+        game_no: u32,
+        result: GameResult,
+    },
+}
+
+/// Where rooms are kept.
+pub trait Store: Send + Sync + 'static {
+    /// Queues a write; the receiver resolves once it is committed (or failed).
+    fn submit(&self, op: WriteOp) -> oneshot::Receiver<Result<(), StoreError>>;
+
+    /// Room `code` with its current game and that game's actions, as committed; `None` if there
+    /// is no such room. Blocking: call it off the async threads.
+    fn load_room(&self, code: &str) -> Result<Option<StoredRoom>, StoreError>;
+
+    /// Stops taking writes and waits until what was queued is committed.
+    fn close(&self) {}
+}
+
+/// A room as stored, with its current game and that game's actions, for recovery.
+#[derive(Clone, Debug)]
+pub struct StoredRoom {
+    pub code: String,
+    pub options: RoomOptions,
+    pub invite_hash: Vec<u8>,
+    pub creator_hash: Vec<u8>,
+    pub guest_hash: Option<Vec<u8>>,
+    /// The room's latest game (`None` only if the data is damaged: a room is stored with its first).
+    pub game: Option<StoredGame>,
+}
+
+#[derive(Clone, Debug)]
+pub struct StoredGame {
+    pub game_no: u32,
+    pub seed: i64,
+    pub creator_faction: Faction,
+    pub start_seq: u32,
+    pub result: Option<GameResult>,
+    pub actions: Vec<StoredAction>,
+}
+
+#[derive(Clone, Debug)]
+pub struct StoredAction {
+    pub seq: u32,
+    pub seat: Faction,
+    pub action: Action,
+    pub action_id: String,
+}
