@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use evr_bot::{Bot, BotConfig, Level};
-use evr_rules::{Faction, Game, Mode, PhaseName, View, Viewer};
+use evr_rules::{ByFaction, Faction, Game, Mode, PhaseName, View, Viewer};
 use rand::rngs::ChaCha20Rng;
 use rand::{RngExt, SeedableRng};
 
@@ -78,14 +78,14 @@ fn every_level_returns_a_legal_action_in_every_phase() {
 fn the_tutorial_is_played_legally() {
     for seed in 0..5u64 {
         let mut game = Game::new(Mode::Tutorial, seed).unwrap();
-        let mut bots = [
+        let mut bots = ByFaction::new(
             Bot::new(BotConfig::with_iterations(Level::Hard, seed, 50)),
             Bot::new(BotConfig::with_iterations(Level::Easy, seed, 0)),
-        ];
+        );
         while !game.is_over() {
             for seat in game.seats_to_act() {
                 let view = game.view(Viewer::Seat(seat));
-                let a = bots[seat.index()].decide(&view);
+                let a = bots[seat].decide(&view);
                 game.apply(seat, a).unwrap();
             }
         }

@@ -26,7 +26,7 @@ use std::collections::BTreeMap;
 use evr_rules::log::Zone;
 use evr_rules::view::StrategySlot;
 use evr_rules::{
-    Action, Card, CardMask, CardRef, CardSet, Choice, Destination, EventCard, Faction, Game, LogEntry, Mode,
+    Action, ByFaction, Card, CardMask, CardRef, CardSet, Choice, Destination, EventCard, Faction, Game, LogEntry, Mode,
     PendingStep, PhaseName, Strategy, View, Viewer, catalog,
 };
 use rand::rngs::ChaCha8Rng;
@@ -550,14 +550,14 @@ fn check_direct(g: &Game, viewer: Viewer, ctx: &str) {
 struct Knowledge {
     viewer: Viewer,
     /// The card known to be on top of each deck.
-    top: [Option<Card>; 2],
+    top: ByFaction<Option<Card>>,
     /// Recon in progress: the top two cards, seen together.
-    top_two: [Option<CardMask>; 2],
+    top_two: ByFaction<Option<CardMask>>,
     /// The deck is being searched (Han Solo, IG-88): IG-88 will shuffle it.
-    searched: [bool; 2],
+    searched: ByFaction<bool>,
     /// Characters seen to go into the reserve and certainly still there.
-    reserve: [CardMask; 2],
-    strategy: [StrategySlot; 2],
+    reserve: ByFaction<CardMask>,
+    strategy: ByFaction<StrategySlot>,
     /// Strategies were revealed this round (Dominance).
     revealed: bool,
     next_events: Vec<EventCard>,
@@ -569,11 +569,11 @@ impl Knowledge {
     fn new(viewer: Viewer) -> Knowledge {
         Knowledge {
             viewer,
-            top: [None; 2],
-            top_two: [None; 2],
-            searched: [false; 2],
-            reserve: [CardMask::EMPTY; 2],
-            strategy: [StrategySlot::None; 2],
+            top: ByFaction::splat(None),
+            top_two: ByFaction::splat(None),
+            searched: ByFaction::splat(false),
+            reserve: ByFaction::splat(CardMask::EMPTY),
+            strategy: ByFaction::splat(StrategySlot::None),
             revealed: false,
             next_events: Vec::new(),
             recent: Default::default(),
@@ -581,13 +581,13 @@ impl Knowledge {
     }
 
     fn lose_top(&mut self, f: Faction) {
-        self.top[f.index()] = None;
-        self.top_two[f.index()] = None;
+        self.top[f] = None;
+        self.top_two[f] = None;
     }
 
     /// The top card `c` of `f`'s deck left it: a viewer who knew a different top was wrong.
     fn top_left(&mut self, f: Faction, c: Card, ctx: &str) {
-        if let Some(t) = self.top[f.index()] {
+        if let Some(t) = self.top[f] {
             assert_eq!(
                 t,
                 c,
@@ -597,7 +597,7 @@ impl Knowledge {
             );
         }
         self.lose_top(f);
-        self.searched[f.index()] = false;
+        self.searched[f] = false;
     }
 
     fn recent(&self) -> String {
@@ -616,7 +616,7 @@ impl Knowledge {
         self.recent.push_back(*e);
         match *e {
             LogEntry::RoundStarted { event, .. } => {
-                self.strategy = [StrategySlot::None; 2];
+                self.strategy = ByFaction::splat(StrategySlot::None);
                 self.revealed = false;
                 if !self.next_events.is_empty() {
                     let known = self.next_events.remove(0);
@@ -624,14 +624,14 @@ impl Knowledge {
                 }
             }
             LogEntry::StrategyChosen { target, strategy, .. } => {
-                self.strategy[target.index()] = strategy.map_or(StrategySlot::Hidden, StrategySlot::Known);
+                self.strategy[target] = strategy.map_or(StrategySlot::Hidden, StrategySlot::Known);
             }
             LogEntry::NewStrategyChosen { faction, strategy } => {
-                self.strategy[faction.index()] = strategy.map_or(StrategySlot::Hidden, StrategySlot::Known);
+                self.strategy[faction] = strategy.map_or(StrategySlot::Hidden, StrategySlot::Known);
             }
             // R2-D2 and C-3PO, Emperor Palpatine (Display of Power, at Dominance, discards an unused one).
             LogEntry::StrategyDiscarded { faction, .. } if !self.revealed => {
-                self.strategy[faction.index()] = StrategySlot::None;
+                self.strategy[faction] = StrategySlot::None;
             }
             LogEntry::StrategiesRevealed { strategies, .. } => {
                 self.revealed = true;
@@ -639,16 +639,16 @@ impl Knowledge {
             }
             // R-8.10 (at Dominance) takes this round's strategy back.
             LogEntry::StrategiesRetrieved { faction } if self.revealed => {
-                self.strategy[faction.index()] = StrategySlot::None;
+                self.strategy[faction] = StrategySlot::None;
             }
-            LogEntry::StrategyUsed { faction, .. } => self.strategy[faction.index()] = StrategySlot::None,
+            LogEntry::StrategyUsed { faction, .. } => self.strategy[faction] = StrategySlot::None,
             LogEntry::DeckShuffled { faction, .. } => {
                 self.lose_top(faction);
-                self.searched[faction.index()] = false;
+                self.searched[faction] = false;
             }
             LogEntry::ReserveToDeck { faction, .. } => {
                 // Ruling 4: nobody else can tell which character left the reserve.
-                self.reserve[faction.index()] = CardMask::EMPTY;
+                self.reserve[faction] = CardMask::EMPTY;
                 self.lose_top(faction);
             }
             LogEntry::CharacterToReserve {
@@ -657,11 +657,11 @@ impl Knowledge {
                 if from == Zone::Deck {
                     self.lose_top(faction);
                 } else if let Some(c) = card {
-                    self.reserve[faction.index()].insert(c);
+                    self.reserve[faction].insert(c);
                 }
             }
             LogEntry::CardToPlayArea { faction, card, from } => match from {
-                Zone::Reserve => self.reserve[faction.index()].remove(card),
+                Zone::Reserve => self.reserve[faction].remove(card),
                 // Han Solo takes any card of the deck, then shuffles it.
                 Zone::Deck => self.lose_top(faction),
                 _ => {}
@@ -672,19 +672,19 @@ impl Knowledge {
                 match from {
                     Zone::DeckTop => self.top_left(f, card.card, ctx),
                     // IG-88: the deck is shuffled before the new top is put on it.
-                    Zone::Deck if self.searched[f.index()] => self.lose_top(f),
+                    Zone::Deck if self.searched[f] => self.lose_top(f),
                     // Recon: only the discarded card left; the other stays on top.
                     Zone::Deck => {
-                        if self.top[f.index()] == Some(card.card) {
+                        if self.top[f] == Some(card.card) {
                             self.lose_top(f);
                         }
-                        self.top_two[f.index()] = None;
+                        self.top_two[f] = None;
                     }
                     _ => {}
                 }
             }
             LogEntry::CardOnTop { deck, card, .. } => {
-                let i = deck.index();
+                let i = deck;
                 match card {
                     Some(c) => self.top[i] = Some(c),
                     None if self.searched[i] => self.top[i] = None,
@@ -701,7 +701,7 @@ impl Knowledge {
                 cards: Some(m),
                 ..
             } => {
-                let i = deck.index();
+                let i = deck;
                 self.searched[i] = false;
                 match count {
                     1 => self.top[i] = m.iter().next(),
@@ -709,8 +709,8 @@ impl Knowledge {
                     _ => {}
                 }
             }
-            LogEntry::DeckLooked { deck, .. } => self.searched[deck.index()] = false,
-            LogEntry::DeckSearched { deck, .. } => self.searched[deck.index()] = true,
+            LogEntry::DeckLooked { deck, .. } => self.searched[deck] = false,
+            LogEntry::DeckSearched { deck, .. } => self.searched[deck] = true,
             LogEntry::EventsReordered { order, .. } => {
                 // Ruling 5: a reorder by someone else makes an earlier one stale.
                 self.next_events = order.map(|o| o.iter().collect()).unwrap_or_default();
@@ -728,7 +728,7 @@ fn check_knowledge(g: &Game, viewer: Viewer, k: &Knowledge, ctx: &str) {
             Faction::Rebel => &view.rebel,
             Faction::Imperial => &view.imperial,
         };
-        let i = f.index();
+        let i = f;
         match k.top_two[i] {
             Some(m) => assert!(
                 pv.deck_top.is_some_and(|t| m.contains(t)),

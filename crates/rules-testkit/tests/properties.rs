@@ -16,8 +16,9 @@ use std::collections::BTreeMap;
 
 use evr_rules::view::StrategySlot;
 use evr_rules::{
-    Action, Card, CardMask, CardRef, CardSet, Choice, Destination, Event, EventCard, EventOrder, Faction, Game, Mode,
-    OutcomeReason, PhaseName, ROUND_LIMIT, STRUGGLE_ACTION_LIMIT, Strategy, VP_TO_WIN, View, Viewer, catalog,
+    Action, ByFaction, Card, CardMask, CardRef, CardSet, Choice, Destination, Event, EventCard, EventOrder, Faction,
+    Game, Mode, OutcomeReason, PhaseName, ROUND_LIMIT, STRUGGLE_ACTION_LIMIT, Strategy, VP_TO_WIN, View, Viewer,
+    catalog,
 };
 use proptest::prelude::{Just, ProptestConfig, any, prop, prop_assert, prop_oneof, proptest};
 use proptest::strategy::Strategy as Gen;
@@ -331,7 +332,7 @@ fn sorted(mut v: Vec<Card>) -> Vec<Card> {
 fn check_invariants(g: &Game, ctx: &str) {
     let cat = catalog().unwrap();
     let [rebel_view, imperial_view, spectator] = views(g);
-    let seat_views = [&rebel_view, &imperial_view];
+    let seat_views = ByFaction::new(&rebel_view, &imperial_view);
     let tutorial = g.mode() == Mode::Tutorial;
 
     for f in Faction::BOTH {
@@ -403,7 +404,7 @@ fn check_invariants(g: &Game, ctx: &str) {
         }
 
         // Strategies: unused, used and chosen split the five, as the owner sees them.
-        let own = seat_views[f.index()];
+        let own = seat_views[f];
         let opv = match f {
             Faction::Rebel => &own.rebel,
             Faction::Imperial => &own.imperial,
@@ -501,11 +502,8 @@ fn check_invariants(g: &Game, ctx: &str) {
 
     // Who may act: `seats_to_act` lists exactly the seats with legal actions; a pending choice
     // belongs to its owner alone.
-    let legal = Faction::BOTH.map(|f| g.legal_actions(f));
-    let seats: Vec<Faction> = Faction::BOTH
-        .into_iter()
-        .filter(|f| !legal[f.index()].is_empty())
-        .collect();
+    let legal = ByFaction::from_fn(|f| g.legal_actions(f));
+    let seats: Vec<Faction> = Faction::BOTH.into_iter().filter(|f| !legal[*f].is_empty()).collect();
     assert_eq!(g.seats_to_act(), seats, "{ctx}: seats_to_act");
     if g.is_over() {
         assert!(seats.is_empty(), "{ctx}: actions after the end");
@@ -515,29 +513,23 @@ fn check_invariants(g: &Game, ctx: &str) {
     if let Some(p) = &spectator.pending {
         assert_eq!(seats, vec![p.owner], "{ctx}: only the owner answers a pending choice");
         assert!(
-            legal[p.owner.index()]
-                .iter()
-                .all(|a| matches!(a, Action::Answer { .. })),
+            legal[p.owner].iter().all(|a| matches!(a, Action::Answer { .. })),
             "{ctx}"
         );
         assert!(
-            legal[p.owner.index()].len() >= 2,
+            legal[p.owner].len() >= 2,
             "{ctx}: a forced choice was not applied (ruling 12)"
         );
     }
     for f in Faction::BOTH {
         let mut buf = vec![Action::Pass; 3];
         g.legal_actions_into(f, &mut buf);
-        assert_eq!(buf, legal[f.index()], "{ctx}: legal_actions_into");
-        assert_eq!(
-            seat_views[f.index()].legal_actions,
-            legal[f.index()],
-            "{ctx}: view's legal actions"
-        );
-        let mut dedup = legal[f.index()].clone();
+        assert_eq!(buf, legal[f], "{ctx}: legal_actions_into");
+        assert_eq!(seat_views[f].legal_actions, legal[f], "{ctx}: view's legal actions");
+        let mut dedup = legal[f].clone();
         dedup.sort_by_key(json);
         dedup.dedup();
-        assert_eq!(dedup.len(), legal[f.index()].len(), "{ctx}: an action is listed twice");
+        assert_eq!(dedup.len(), legal[f].len(), "{ctx}: an action is listed twice");
     }
     if spectator.phase == PhaseName::Struggle && spectator.pending.is_none() {
         assert!(spectator.turn.is_some(), "{ctx}");

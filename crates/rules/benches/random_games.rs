@@ -14,7 +14,7 @@ use std::hint::black_box;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-use evr_rules::{Action, Faction, Game, Mode};
+use evr_rules::{Action, ByFaction, Faction, Game, Mode};
 use rand::rngs::SmallRng;
 use rand::{RngExt, SeedableRng};
 
@@ -106,21 +106,21 @@ impl Totals {
 }
 
 /// Plays one random legal game to the end; returns (actions, rounds).
-fn play(mode: Mode, seed: u64, rng: &mut SmallRng, seat_buf: &mut [Vec<Action>; 2]) -> (u64, u64, Game) {
+fn play(mode: Mode, seed: u64, rng: &mut SmallRng, seat_buf: &mut ByFaction<Vec<Action>>) -> (u64, u64, Game) {
     let mut game = Game::new(mode, seed).expect("standard setup");
     let mut actions = 0u64;
     while !game.is_over() {
         // What `seats_to_act` computes, without its allocation: both seats' legal actions.
         for f in Faction::BOTH {
-            game.legal_actions_into(f, &mut seat_buf[f.index()]);
+            game.legal_actions_into(f, &mut seat_buf[f]);
         }
-        let seat = match (seat_buf[0].is_empty(), seat_buf[1].is_empty()) {
+        let seat = match (seat_buf.rebel.is_empty(), seat_buf.imperial.is_empty()) {
             (false, false) => Faction::BOTH[rng.random_range(0..2usize)],
             (false, true) => Faction::Rebel,
             (true, false) => Faction::Imperial,
             (true, true) => panic!("seed {seed}: nobody can act"),
         };
-        let legal = &seat_buf[seat.index()];
+        let legal = &seat_buf[seat];
         let action = legal[rng.random_range(0..legal.len())];
         black_box(game.apply(seat, action).expect("a listed action is legal"));
         actions += 1;
@@ -131,7 +131,7 @@ fn play(mode: Mode, seed: u64, rng: &mut SmallRng, seat_buf: &mut [Vec<Action>; 
 
 fn run(c: &Config, rep: usize) -> Totals {
     let mut rng = SmallRng::seed_from_u64(0x5eed ^ rep as u64);
-    let mut bufs = [Vec::with_capacity(128), Vec::with_capacity(128)];
+    let mut bufs = ByFaction::from_fn(|_| Vec::with_capacity(128));
     let mut t = Totals::default();
     let base_seed = (rep as u64) << 40;
     let limit = Duration::from_secs_f64(c.secs);
@@ -168,7 +168,7 @@ struct Heap {
 
 fn heap_per_game(mode: Mode, n: u64) -> Heap {
     let mut rng = SmallRng::seed_from_u64(99);
-    let mut bufs = [Vec::with_capacity(128), Vec::with_capacity(128)];
+    let mut bufs = ByFaction::from_fn(|_| Vec::with_capacity(128));
     let (mut fresh, mut end, mut clone) = (0usize, 0usize, 0usize);
     let (mut allocs, mut actions) = (0usize, 0u64);
     COUNTING.store(true, Relaxed);

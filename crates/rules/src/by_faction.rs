@@ -10,6 +10,7 @@
 //! let mut vp = ByFaction::new(3, 5);
 //! vp[Faction::Rebel] += 1;
 //! assert_eq!(vp.rebel, 4);
+//! assert_eq!(vp, [4, 5]); // compared with its wire form
 //! assert_eq!(serde_json::to_string(&vp).unwrap(), "[4,5]");
 //! assert_eq!(vp.map(|v| v * 2), ByFaction::new(8, 10));
 //! ```
@@ -122,6 +123,13 @@ impl<T> IndexMut<Faction> for ByFaction<T> {
 impl<T> From<[T; 2]> for ByFaction<T> {
     fn from([rebel, imperial]: [T; 2]) -> ByFaction<T> {
         ByFaction { rebel, imperial }
+    }
+}
+
+/// Compares with the wire form `[rebel, imperial]`, so a test can write `assert_eq!(vp, [3, 5])`.
+impl<T: PartialEq> PartialEq<[T; 2]> for ByFaction<T> {
+    fn eq(&self, [rebel, imperial]: &[T; 2]) -> bool {
+        self.rebel == *rebel && self.imperial == *imperial
     }
 }
 

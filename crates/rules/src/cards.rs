@@ -56,7 +56,7 @@ impl CardRef {
     }
 
     fn bit(self) -> u64 {
-        1u64 << (self.owner.index() * 32 + self.card.index())
+        1u64 << (self.owner.ordinal() * 32 + self.card.index())
     }
 }
 

@@ -139,7 +139,7 @@ impl Card {
 
     /// All 24 card names of a faction: 16 basic cards then its 8 characters.
     pub fn all_of(faction: Faction) -> impl Iterator<Item = Card> {
-        let first_character = BASIC_CARDS + faction.index() * CHARACTERS_PER_FACTION;
+        let first_character = BASIC_CARDS + faction.ordinal() * CHARACTERS_PER_FACTION;
         (0..BASIC_CARDS)
             .chain(first_character..first_character + CHARACTERS_PER_FACTION)
             .map(|i| Card(i as u8))

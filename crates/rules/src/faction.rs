@@ -15,8 +15,9 @@ impl Faction {
     /// Both factions, Rebel first: the order used everywhere a per-faction array appears.
     pub const BOTH: [Faction; 2] = [Faction::Rebel, Faction::Imperial];
 
-    /// Index into per-faction arrays (`[T; 2]`).
-    pub fn index(self) -> usize {
+    /// Position in the card catalogue and in card bit sets (Rebel 0, Imperial 1). Values kept per
+    /// faction are a [`crate::ByFaction`], never an array indexed by this.
+    pub(crate) fn ordinal(self) -> usize {
         match self {
             Faction::Rebel => 0,
             Faction::Imperial => 1,

@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::action::EventOrder;
+use crate::by_faction::ByFaction;
 use crate::cards::{CardMask, CardRef};
 use crate::catalog::{Card, EventCard};
 use crate::faction::{Audience, Faction, Viewer};
@@ -190,9 +191,9 @@ pub enum LogEntry {
         reason: StruggleEnd,
     },
     StrategiesRevealed {
-        strategies: [Option<Strategy>; 2],
-        totals: [u32; 2],
-        eligible: [bool; 2],
+        strategies: ByFaction<Option<Strategy>>,
+        totals: ByFaction<u32>,
+        eligible: ByFaction<bool>,
     },
     DirectAssault {
         faction: Faction,

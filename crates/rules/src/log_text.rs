@@ -236,13 +236,13 @@ impl LogEntry {
                 totals,
                 eligible,
             } => {
-                let one = |i: usize, f: Faction| {
+                let one = |f: Faction| {
                     format!(
                         "{} {} (total {}{})",
                         f.name(),
-                        strategies[i].map_or("no strategy", |s| s.name()),
-                        totals[i],
-                        if eligible[i] {
+                        strategies[f].map_or("no strategy", |s| s.name()),
+                        totals[f],
+                        if eligible[f] {
                             ""
                         } else {
                             ", over the objective: it does not resolve"
@@ -251,8 +251,8 @@ impl LogEntry {
                 };
                 format!(
                     "Strategies revealed: {}; {}.",
-                    one(0, Faction::Rebel),
-                    one(1, Faction::Imperial)
+                    one(Faction::Rebel),
+                    one(Faction::Imperial)
                 )
             }
             DirectAssault { faction, total } => format!("Direct Assault: {} total is now {total}.", faction.name()),
@@ -267,8 +267,8 @@ impl LogEntry {
                 format!(
                     "{} wins the round ({why}); totals Rebel {}, Imperial {} against {}.",
                     side(result.winner),
-                    result.totals[0],
-                    result.totals[1],
+                    result.totals.rebel,
+                    result.totals.imperial,
                     result.objective
                 )
             }

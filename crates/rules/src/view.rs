@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::action::{Action, Choice};
+use crate::by_faction::ByFaction;
 use crate::cards::{CardMask, CardRef};
 use crate::catalog::{Card, EventCard, EventEffect};
 use crate::faction::{Faction, Viewer};
@@ -53,14 +54,14 @@ pub struct RoundResult {
     pub round: u32,
     pub event: EventCard,
     pub objective: u32,
-    pub strategies: [Option<Strategy>; 2],
-    pub totals_at_reveal: [u32; 2],
+    pub strategies: ByFaction<Option<Strategy>>,
+    pub totals_at_reveal: ByFaction<u32>,
     /// total not above the objective at the reveal; only eligible strategies resolve.
-    pub eligible: [bool; 2],
-    pub direct_assault: [bool; 2],
+    pub eligible: ByFaction<bool>,
+    pub direct_assault: ByFaction<bool>,
     /// Totals after.
-    pub totals: [u32; 2],
-    pub bust: [bool; 2],
+    pub totals: ByFaction<u32>,
+    pub bust: ByFaction<bool>,
     pub would_be_winner: Option<Faction>,
     /// Deception swapped the would-be winner and loser.
     pub deception: bool,
@@ -68,7 +69,7 @@ pub struct RoundResult {
     /// `None` until victory is determined.
     pub reason: Option<WinReason>,
     /// VP at the end of the round.
-    pub vp_after: [u32; 2],
+    pub vp_after: ByFaction<u32>,
 }
 
 /// How the game ended.
@@ -92,7 +93,7 @@ pub enum OutcomeReason {
 pub struct Outcome {
     pub winner: Option<Faction>,
     pub reason: OutcomeReason,
-    pub vp: [u32; 2],
+    pub vp: ByFaction<u32>,
 }
 
 /// The phase, as shown to clients.
@@ -199,9 +200,9 @@ pub struct PendingView {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PlanningView {
     /// Per target `[rebel, imperial]`: who chooses it (`None`: drawn at random).
-    pub chooser: [Option<Faction>; 2],
+    pub chooser: ByFaction<Option<Faction>>,
     /// Per target: whose choice may be made now (a located player's first).
-    pub open: [bool; 2],
+    pub open: ByFaction<bool>,
 }
 
 /// Everything one viewer may know about the game now.
@@ -245,7 +246,7 @@ impl Game {
             Phase::Dominance => PhaseName::Dominance,
             Phase::GameOver => PhaseName::GameOver,
         };
-        let known_events = viewer.seat().map_or(0, |s| self.events_known[s.index()]);
+        let known_events = viewer.seat().map_or(0, |s| self.events_known[s]);
         View {
             viewer,
             mode: self.mode,
@@ -271,7 +272,7 @@ impl Game {
             rebel: self.player_view(Faction::Rebel, viewer),
             imperial: self.player_view(Faction::Imperial, viewer),
             planning: (self.phase == Phase::Planning).then(|| PlanningView {
-                chooser: Faction::BOTH.map(|t| self.strategy_chooser(t)),
+                chooser: ByFaction::from_fn(|t| self.strategy_chooser(t)),
                 open: self.open_strategy_targets(),
             }),
             pending: self.pending_view(viewer),

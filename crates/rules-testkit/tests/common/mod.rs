@@ -41,7 +41,8 @@ pub fn random_setup(seed: u64) -> Setup {
     let mut top: Vec<EventCard> = EFFECT_EVENTS.iter().map(|n| event_named(n)).collect();
     top.shuffle(&mut rng);
     top.truncate(rng.random_range(0..=6));
-    let located = rng.random_range(0..3usize);
+    // Which side is located, if any: each of the three with the same chance.
+    let located = [Some(Faction::Rebel), Some(Faction::Imperial), None][rng.random_range(0..3usize)];
     let side = |rng: &mut ChaCha8Rng, f: Faction| {
         let used = if rng.random_bool(0.5) {
             let mut s: Vec<Strategy> = Strategy::ALL.to_vec();
@@ -56,7 +57,7 @@ pub fn random_setup(seed: u64) -> Setup {
             vp: Some(rng.random_range(0..=5)),
             infiltrated: rng.random_bool(0.3),
             diversion: rng.random_bool(0.3),
-            located: located == f.index(),
+            located: located == Some(f),
             ..SideSetup::default()
         }
     };

@@ -211,12 +211,12 @@ fn r2_7_the_balance_token_is_set_at_creation_and_public() {
 
 fn tutorial_struggle(rebel: &[&str], imperial: &[&str]) -> Game {
     let mut g = tutorial(json!({"rebel": {"deck": rebel}, "imperial": {"deck": imperial}}));
-    let mut need = [rebel.len(), imperial.len()];
+    let mut need = ByFaction::new(rebel.len(), imperial.len());
     while phase(&g) == PhaseName::Struggle {
         let seat = turn(&g);
-        if need[seat.index()] > 0 {
+        if need[seat] > 0 {
             play(&mut g, seat);
-            need[seat.index()] -= 1;
+            need[seat] -= 1;
         } else {
             pass(&mut g, seat);
         }

@@ -160,7 +160,7 @@ fn r3_3_a_diverted_strategy_is_drawn_from_the_unused_ones_known_to_its_owner_onl
         assert!(matches!(s, Bureaucracy | Support), "{s:?} was used");
         *drawn.entry(s).or_insert(0) += 1;
         assert!(g.legal_actions(REBEL).is_empty());
-        assert_eq!(view(&g, SPECTATOR).planning.unwrap().chooser[0], None);
+        assert_eq!(view(&g, SPECTATOR).planning.unwrap().chooser.rebel, None);
         assert_eq!(slot(&g, Viewer::Seat(REBEL), REBEL), StrategySlot::Known(s));
         assert_eq!(slot(&g, Viewer::Seat(IMPERIAL), REBEL), StrategySlot::Hidden);
         assert_eq!(slot(&g, SPECTATOR, REBEL), StrategySlot::Hidden);
@@ -186,7 +186,7 @@ fn r3_3_infiltration_replaces_diversion() {
     // RULING.
     let mut g = game(json!({"rebel": {"infiltrated": true, "diversion": true}}));
     assert_eq!(g.testing_chosen_strategy(REBEL), None, "not drawn at random");
-    assert_eq!(view(&g, SPECTATOR).planning.unwrap().chooser[0], Some(IMPERIAL));
+    assert_eq!(view(&g, SPECTATOR).planning.unwrap().chooser.rebel, Some(IMPERIAL));
     choose_for(&mut g, IMPERIAL, REBEL, Deception);
     assert_eq!(g.testing_chosen_strategy(REBEL), Some(Deception));
 }

@@ -17,9 +17,9 @@ fn r5_1_strategies_are_revealed_to_everyone() {
     }
     assert_eq!(last_result(&g).strategies, [Some(Support), Some(DirectAssault)]);
     assert!(log(&g, SPECTATOR).contains(&LogEntry::StrategiesRevealed {
-        strategies: [Some(Support), Some(DirectAssault)],
-        totals: [10, 8],
-        eligible: [true, true],
+        strategies: ByFaction::from([Some(Support), Some(DirectAssault)]),
+        totals: ByFaction::from([10, 8]),
+        eligible: ByFaction::from([true, true]),
     }));
 }
 
@@ -39,7 +39,7 @@ fn r5_1_an_ineligible_infiltration_is_not_recorded() {
     let g = freedom(REBEL, &TWELVE, &["Military 2"], Infiltration, Bureaucracy);
     assert_eq!(g.round(), 2);
     assert!(!public(&g, IMPERIAL).modifiers.infiltrated);
-    assert_eq!(view(&g, SPECTATOR).planning.unwrap().chooser[1], Some(IMPERIAL));
+    assert_eq!(view(&g, SPECTATOR).planning.unwrap().chooser.imperial, Some(IMPERIAL));
 }
 
 #[test]
@@ -319,7 +319,7 @@ fn r5_7_seven_vp_ends_the_game() {
     play_cards(&mut g2, 2, 2);
     end_struggle(&mut g2);
     let o = g2.outcome().unwrap();
-    assert_eq!((o.winner, o.vp), (Some(IMPERIAL), [0, 7]));
+    assert_eq!((o.winner, o.vp), (Some(IMPERIAL), ByFaction::from([0, 7])));
     assert_eq!(phase(&g2), PhaseName::GameOver);
     assert!(g2.seats_to_act().is_empty());
     assert_refused(&mut g2, IMPERIAL, Action::PlayCard, "game_over");
@@ -530,7 +530,7 @@ fn r5_11_after_round_100_equal_vp_is_a_draw() {
     );
     let o = g.outcome().unwrap();
     assert_eq!(o.reason, OutcomeReason::RoundLimit);
-    assert_eq!((o.winner, o.vp), (None, [1, 1]));
+    assert_eq!((o.winner, o.vp), (None, ByFaction::from([1, 1])));
 }
 
 #[test]

@@ -10,8 +10,8 @@
 pub use evr_rules::log::{LogEntry, Zone};
 pub use evr_rules::view::{PlayerView, StrategySlot};
 pub use evr_rules::{
-    Action, Card, CardMask, CardRef, CardSet, Choice, Destination, EventCard, EventOrder, Faction, Game, Mode,
-    OutcomeReason, PhaseName, RoundResult, Setup, Strategy, View, Viewer, WinReason, catalog,
+    Action, ByFaction, Card, CardMask, CardRef, CardSet, Choice, Destination, EventCard, EventOrder, Faction, Game,
+    Mode, OutcomeReason, PhaseName, RoundResult, Setup, Strategy, View, Viewer, WinReason, catalog,
 };
 use serde_json::Value;
 pub use serde_json::json;
@@ -192,12 +192,12 @@ pub fn answer(g: &mut Game, seat: Faction, choice: Choice) -> Vec<evr_rules::Eve
 /// passes otherwise, until Rebel has played `rebel` cards and Imperial `imperial`. The last action
 /// is always a play, so the struggle is still on.
 pub fn play_cards(g: &mut Game, rebel: usize, imperial: usize) {
-    let mut need = [rebel, imperial];
-    while need.iter().any(|n| *n > 0) {
+    let mut need = ByFaction::new(rebel, imperial);
+    while need.values().any(|n| *n > 0) {
         let seat = turn(g);
-        if need[seat.index()] > 0 {
+        if need[seat] > 0 {
             play(g, seat);
-            need[seat.index()] -= 1;
+            need[seat] -= 1;
         } else {
             pass(g, seat);
         }

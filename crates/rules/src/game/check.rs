@@ -55,7 +55,7 @@ impl Game {
             Phase::Planning => {
                 let open = self.open_strategy_targets();
                 for target in Faction::BOTH {
-                    if open[target.index()] && self.strategy_chooser(target) == Some(seat) {
+                    if open[target] && self.strategy_chooser(target) == Some(seat) {
                         for strategy in self.p(target).unused.iter() {
                             out.push(Action::ChooseStrategy { target, strategy });
                         }
@@ -134,7 +134,7 @@ impl Game {
                 if self.strategy_chooser(target) != Some(seat) {
                     return Err(RuleError::NotYourChoice);
                 }
-                if !self.open_strategy_targets()[target.index()] {
+                if !self.open_strategy_targets()[target] {
                     return Err(RuleError::WaitForLocatedStrategy);
                 }
                 if !t.unused.contains(strategy) {

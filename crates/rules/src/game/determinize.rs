@@ -14,6 +14,7 @@ use rand::seq::SliceRandom;
 
 use super::pending::Step;
 use super::{DominanceStep, Game, InPlay, Pending, Phase, Player, SetupError};
+use crate::by_faction::ByFaction;
 use crate::cards::CardMask;
 use crate::catalog::{Card, EventCard, catalog};
 use crate::faction::{Audience, Faction, Viewer};
@@ -58,25 +59,25 @@ impl Game {
         };
 
         // Cards of a pending choice the seat sees, top first, per deck.
-        let mut seen_top: [Vec<Card>; 2] = [Vec::new(), Vec::new()];
-        let mut deck_known: [Option<CardMask>; 2] = [None, None];
+        let mut seen_top: ByFaction<Vec<Card>> = ByFaction::default();
+        let mut deck_known: ByFaction<Option<CardMask>> = ByFaction::default();
         let mut seen_events: Vec<EventCard> = Vec::new();
         if let (Some(p), Some(pview)) = (own_pending, view.pending.as_ref()) {
             let seen: Vec<Card> = pview.seen_cards.iter().flatten().map(|r| r.card).collect();
             match p.step {
-                Step::ReconDiscard { deck, .. } => seen_top[deck.index()] = seen,
-                Step::Ig88Pick { deck } => deck_known[deck.index()] = Some(CardMask::of(seen)),
-                Step::JabbaDiscard { saw_top: true } | Step::JabbaPlay => seen_top[me.index()] = seen,
+                Step::ReconDiscard { deck, .. } => seen_top[deck] = seen,
+                Step::Ig88Pick { deck } => deck_known[deck] = Some(CardMask::of(seen)),
+                Step::JabbaDiscard { saw_top: true } | Step::JabbaPlay => seen_top[me] = seen,
                 Step::ReorderEvents { .. } => seen_events = pview.seen_events.clone().unwrap_or_default(),
                 _ => {}
             }
         }
 
-        let mut players = [Player::new(Faction::Rebel), Player::new(Faction::Imperial)];
+        let mut players = ByFaction::from_fn(Player::new);
         for f in Faction::BOTH {
             let v = pv(f);
             let own = f == me;
-            let p = &mut players[f.index()];
+            let p = &mut players[f];
             p.influence = v.influence;
             p.won = v.won_events.clone();
             p.modifiers = v.modifiers;
@@ -155,8 +156,8 @@ impl Game {
                 Mode::Tutorial => Card::basics().collect(),
             };
             let visible = CardMask::of(p.play.iter().map(|c| c.card).chain(p.discard.iter().copied()));
-            let mut top: Vec<Card> = if !seen_top[f.index()].is_empty() {
-                seen_top[f.index()].clone()
+            let mut top: Vec<Card> = if !seen_top[f].is_empty() {
+                seen_top[f].clone()
             } else {
                 v.deck_top.into_iter().collect()
             };
@@ -177,7 +178,7 @@ impl Game {
                     .copied()
                     .filter(|c| !visible.contains(*c) && !known_res.contains(*c))
                     .collect();
-                if let Some(d) = deck_known[f.index()] {
+                if let Some(d) = deck_known[f] {
                     // The whole deck was seen: the rest is the reserve.
                     let res = CardMask::of(hidden.iter().copied().filter(|c| !d.contains(*c)));
                     (d, CardMask::of(known_res.iter().chain(res.iter())))
@@ -256,10 +257,10 @@ impl Game {
                 return bad("the event deck size does not add up");
             }
         }
-        let mut events_known = [0; 2];
-        events_known[me.index()] = view.known_next_events.len();
+        let mut events_known = ByFaction::splat(0);
+        events_known[me] = view.known_next_events.len();
 
-        let choosers = Faction::BOTH.map(|f| {
+        let choosers = ByFaction::from_fn(|f| {
             let m = pv(f).modifiers;
             if m.infiltrated {
                 Chooser::Opponent

@@ -5,6 +5,7 @@ use rand::RngExt;
 use rand::seq::SliceRandom;
 
 use super::{DominanceStep, Game, InPlay, Pending, Phase, ROUND_LIMIT, STRUGGLE_ACTION_LIMIT, VP_TO_WIN};
+use crate::by_faction::ByFaction;
 use crate::cards::CardMask;
 use crate::catalog::{Card, EventEffect};
 use crate::faction::{Audience, Faction};
@@ -64,9 +65,7 @@ impl Game {
             self.end_by_vp(OutcomeReason::EventDeckEmpty);
             return;
         };
-        for known in &mut self.events_known {
-            *known = known.saturating_sub(1);
-        }
+        self.events_known = self.events_known.map(|known| known.saturating_sub(1));
         self.event = Some(event);
         self.phase = Phase::Planning;
         self.emit(LogEntry::RoundStarted {
@@ -79,7 +78,7 @@ impl Game {
             p.chosen = None;
             p.chosen_known = Audience::seat(f);
             let m = p.modifiers;
-            self.choosers[f.index()] = if m.infiltrated {
+            self.choosers[f] = if m.infiltrated {
                 Chooser::Opponent
             } else if m.diversion {
                 Chooser::Random
@@ -91,22 +90,20 @@ impl Game {
     }
 
     /// Targets whose strategy may be chosen now: a located player's comes first.
-    pub(crate) fn open_strategy_targets(&self) -> [bool; 2] {
+    pub(crate) fn open_strategy_targets(&self) -> ByFaction<bool> {
         let unchosen = |f: Faction| self.p(f).chosen.is_none();
         if let Some(l) = Faction::BOTH
             .into_iter()
             .find(|f| self.p(*f).modifiers.located && unchosen(*f))
         {
-            let mut open = [false; 2];
-            open[l.index()] = true;
-            return open;
+            return ByFaction::from_fn(|f| f == l);
         }
-        Faction::BOTH.map(unchosen)
+        ByFaction::from_fn(unchosen)
     }
 
     /// Who chooses `target`'s strategy this round.
     pub(crate) fn strategy_chooser(&self, target: Faction) -> Option<Faction> {
-        match self.choosers[target.index()] {
+        match self.choosers[target] {
             Chooser::Owner => Some(target),
             Chooser::Opponent => Some(target.opponent()),
             Chooser::Random => None,
@@ -116,13 +113,13 @@ impl Game {
     fn advance_planning(&mut self) {
         loop {
             let open = self.open_strategy_targets();
-            if open == [false, false] {
+            if !open.rebel && !open.imperial {
                 self.start_struggle();
                 return;
             }
             let mut drew = false;
             for t in Faction::BOTH {
-                if open[t.index()] && self.choosers[t.index()] == Chooser::Random {
+                if open[t] && self.choosers[t] == Chooser::Random {
                     let unused = self.p(t).unused;
                     let n = self.rng.random_range(0..unused.len().max(1));
                     if let Some(s) = unused.nth(n) {
@@ -256,13 +253,13 @@ impl Game {
     /// the higher total not exceeding the objective wins; no VP are awarded.
     fn end_tutorial(&mut self) {
         let obj = self.objective();
-        let totals = Faction::BOTH.map(|f| self.total(f));
+        let totals = ByFaction::from_fn(|f| self.total(f));
         let bust = totals.map(|t| t > obj);
-        let winner = match bust {
-            [false, false] if totals[0] > totals[1] => Some(Faction::Rebel),
-            [false, false] if totals[1] > totals[0] => Some(Faction::Imperial),
-            [false, true] => Some(Faction::Rebel),
-            [true, false] => Some(Faction::Imperial),
+        let winner = match (bust.rebel, bust.imperial) {
+            (false, false) if totals.rebel > totals.imperial => Some(Faction::Rebel),
+            (false, false) if totals.imperial > totals.rebel => Some(Faction::Imperial),
+            (false, true) => Some(Faction::Rebel),
+            (true, false) => Some(Faction::Imperial),
             _ => None,
         };
         self.finish_game(winner, OutcomeReason::Tutorial);
@@ -273,8 +270,8 @@ impl Game {
     fn begin_dominance(&mut self) {
         self.phase = Phase::Dominance;
         let obj = self.objective();
-        let totals = Faction::BOTH.map(|f| self.total(f));
-        let strategies = Faction::BOTH.map(|f| self.p(f).chosen);
+        let totals = ByFaction::from_fn(|f| self.total(f));
+        let strategies = ByFaction::from_fn(|f| self.p(f).chosen);
         let eligible = totals.map(|t| t <= obj);
         for f in Faction::BOTH {
             self.pm(f).chosen_known = Audience::EVERYONE;
@@ -287,14 +284,14 @@ impl Game {
             strategies,
             totals_at_reveal: totals,
             eligible,
-            direct_assault: [false; 2],
+            direct_assault: ByFaction::splat(false),
             totals,
-            bust: [false; 2],
+            bust: ByFaction::splat(false),
             would_be_winner: None,
             deception: false,
             winner: None,
             reason: None,
-            vp_after: [0; 2],
+            vp_after: ByFaction::splat(0),
         });
         self.emit(LogEntry::StrategiesRevealed {
             strategies,
@@ -309,7 +306,7 @@ impl Game {
     fn resolves(&self, f: Faction, s: Strategy) -> bool {
         self.results
             .last()
-            .is_some_and(|r| r.eligible[f.index()] && r.strategies[f.index()] == Some(s))
+            .is_some_and(|r| r.eligible[f] && r.strategies[f] == Some(s))
     }
 
     pub(crate) fn continue_dominance(&mut self) {
@@ -361,24 +358,24 @@ impl Game {
         // Direct Assault adds 2 (Support already resolved).
         for f in Faction::BOTH {
             if self.resolves(f, Strategy::DirectAssault) {
-                r.direct_assault[f.index()] = true;
-                r.totals[f.index()] += 2;
+                r.direct_assault[f] = true;
+                r.totals[f] += 2;
                 self.emit(LogEntry::DirectAssault {
                     faction: f,
-                    total: r.totals[f.index()],
+                    total: r.totals[f],
                 });
             }
         }
         r.bust = r.totals.map(|t| t > obj);
         // the would-be winner.
         let balance = self.balance.unwrap_or(Faction::Rebel);
-        let (would_be, reason) = match r.bust {
-            [false, false] if r.totals[0] > r.totals[1] => (Some(Faction::Rebel), WinReason::HigherTotal),
-            [false, false] if r.totals[1] > r.totals[0] => (Some(Faction::Imperial), WinReason::HigherTotal),
-            [false, false] => (Some(balance), WinReason::TieBalanceToken),
-            [false, true] => (Some(Faction::Rebel), WinReason::OpponentBust),
-            [true, false] => (Some(Faction::Imperial), WinReason::OpponentBust),
-            [true, true] => (None, WinReason::BothBust),
+        let (would_be, reason) = match (r.bust.rebel, r.bust.imperial) {
+            (false, false) if r.totals.rebel > r.totals.imperial => (Some(Faction::Rebel), WinReason::HigherTotal),
+            (false, false) if r.totals.imperial > r.totals.rebel => (Some(Faction::Imperial), WinReason::HigherTotal),
+            (false, false) => (Some(balance), WinReason::TieBalanceToken),
+            (false, true) => (Some(Faction::Rebel), WinReason::OpponentBust),
+            (true, false) => (Some(Faction::Imperial), WinReason::OpponentBust),
+            (true, true) => (None, WinReason::BothBust),
         };
         r.would_be_winner = would_be;
         // exactly one resolving Deception and nobody bust swaps the result.
@@ -386,7 +383,7 @@ impl Game {
             .iter()
             .filter(|f| self.resolves(**f, Strategy::Deception))
             .count();
-        let swap = deceivers == 1 && r.bust == [false, false];
+        let swap = deceivers == 1 && !r.bust.rebel && !r.bust.imperial;
         r.deception = swap;
         r.winner = if swap {
             would_be.map(Faction::opponent)
@@ -519,7 +516,7 @@ impl Game {
     /// then the next round.
     fn cleanup(&mut self) {
         for f in Faction::BOTH {
-            let p = &mut self.players[f.index()];
+            let p = &mut self.players[f];
             let play = std::mem::take(&mut p.play);
             p.deck.extend(play.iter().map(|c| c.card));
             p.deck.append(&mut p.discard);
@@ -531,11 +528,11 @@ impl Game {
             });
         }
         // the balance token.
-        let vp = Faction::BOTH.map(|f| self.vp(f));
+        let vp = ByFaction::from_fn(|f| self.vp(f));
         let loser = self.results.last().and_then(|r| r.winner).map(Faction::opponent);
-        let target = if vp[0] < vp[1] {
+        let target = if vp.rebel < vp.imperial {
             Some(Faction::Rebel)
-        } else if vp[1] < vp[0] {
+        } else if vp.imperial < vp.rebel {
             Some(Faction::Imperial)
         } else {
             loser
@@ -574,8 +571,8 @@ impl Game {
 
     /// more VP wins, equal VP is a draw.
     fn end_by_vp(&mut self, reason: OutcomeReason) {
-        let vp = Faction::BOTH.map(|f| self.vp(f));
-        let winner = match vp[0].cmp(&vp[1]) {
+        let vp = ByFaction::from_fn(|f| self.vp(f));
+        let winner = match vp.rebel.cmp(&vp.imperial) {
             std::cmp::Ordering::Greater => Some(Faction::Rebel),
             std::cmp::Ordering::Less => Some(Faction::Imperial),
             std::cmp::Ordering::Equal => None,
@@ -584,7 +581,7 @@ impl Game {
     }
 
     pub(crate) fn finish_game(&mut self, winner: Option<Faction>, reason: OutcomeReason) {
-        let vp = Faction::BOTH.map(|f| self.vp(f));
+        let vp = ByFaction::from_fn(|f| self.vp(f));
         if let Some(r) = self.results.last_mut() {
             r.vp_after = vp;
         }

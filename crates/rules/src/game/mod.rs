@@ -13,6 +13,7 @@ mod testing;
 use rand::seq::SliceRandom;
 
 use crate::action::Action;
+use crate::by_faction::ByFaction;
 use crate::cards::{CardMask, CardRef};
 use crate::catalog::{Card, Catalog, EventCard, Power};
 use crate::error::RuleError;
@@ -125,12 +126,11 @@ pub struct Game {
     pub(crate) mode: Mode,
     pub(crate) phase: Phase,
     pub(crate) round: u32,
-    /// Indexed by [`Faction::index`].
-    pub(crate) players: [Player; 2],
+    pub(crate) players: ByFaction<Player>,
     /// Event deck; the top event is the last element.
     pub(crate) event_deck: Vec<EventCard>,
     /// Per seat: how many events from the top of the event deck it knows.
-    pub(crate) events_known: [usize; 2],
+    pub(crate) events_known: ByFaction<usize>,
     pub(crate) event: Option<EventCard>,
     pub(crate) balance: Option<Faction>,
     pub(crate) turn: Faction,
@@ -138,7 +138,7 @@ pub struct Game {
     pub(crate) last_was_pass: bool,
     pub(crate) struggle_actions: u32,
     pub(crate) pending: Option<Pending>,
-    pub(crate) choosers: [crate::log::Chooser; 2],
+    pub(crate) choosers: ByFaction<crate::log::Chooser>,
     pub(crate) dominance_step: DominanceStep,
     /// Results of finished rounds, and of the current round from its Dominance phase on.
     pub(crate) results: Vec<RoundResult>,
@@ -220,33 +220,29 @@ impl Game {
 
     /// Victory points of a faction.
     pub fn vp(&self, faction: Faction) -> u32 {
-        self.players[faction.index()]
-            .won
-            .iter()
-            .map(|e| self.cat.event(*e).vp)
-            .sum()
+        self.players[faction].won.iter().map(|e| self.cat.event(*e).vp).sum()
     }
 
     /// A faction's total: the current values of its play area.
     pub fn total(&self, faction: Faction) -> u32 {
-        self.players[faction.index()].play.iter().map(|c| self.value(*c)).sum()
+        self.players[faction].play.iter().map(|c| self.value(*c)).sum()
     }
 
     /// Cards of a faction in every zone (deck, play area, discard pile, reserve). Always 24 once
     /// characters are chosen; the property tests use it to check conservation.
     pub fn card_count(&self, faction: Faction) -> usize {
-        let p = &self.players[faction.index()];
+        let p = &self.players[faction];
         p.deck.len() + p.play.len() + p.discard.len() + p.reserve.len()
     }
 
     // ----- helpers shared by the phases -----
 
     pub(crate) fn p(&self, f: Faction) -> &Player {
-        &self.players[f.index()]
+        &self.players[f]
     }
 
     pub(crate) fn pm(&mut self, f: Faction) -> &mut Player {
-        &mut self.players[f.index()]
+        &mut self.players[f]
     }
 
     pub(crate) fn value(&self, c: InPlay) -> u32 {
@@ -288,7 +284,7 @@ impl Game {
     }
 
     pub(crate) fn shuffle_deck(&mut self, f: Faction) {
-        let p = &mut self.players[f.index()];
+        let p = &mut self.players[f];
         p.deck.shuffle(&mut self.rng);
         p.top_known = Audience::NOBODY;
     }
@@ -296,7 +292,7 @@ impl Game {
     /// before a deck is drawn from, looked at or searched for `need` cards, a deck holding
     /// fewer gets its owner's shuffled discard pile placed beneath it.
     pub(crate) fn ensure_deck(&mut self, f: Faction, need: usize) {
-        let p = &mut self.players[f.index()];
+        let p = &mut self.players[f];
         if p.deck.len() >= need || p.discard.is_empty() {
             return;
         }
@@ -328,7 +324,7 @@ impl Game {
     /// Discards a card from a play area to its owner's discard pile — or, for Darth Vader's
     /// characters, to the reserve.
     pub(crate) fn discard_from_play(&mut self, card: CardRef, by: Faction, to_reserve: bool) {
-        let p = &mut self.players[card.owner.index()];
+        let p = &mut self.players[card.owner];
         let Some(i) = p.play_index(card.card) else { return };
         p.play.remove(i);
         if to_reserve && card.card.is_character() {
@@ -351,7 +347,7 @@ impl Game {
     }
 
     pub(crate) fn exhaust(&mut self, card: CardRef, by: Faction) {
-        let p = &mut self.players[card.owner.index()];
+        let p = &mut self.players[card.owner];
         if let Some(i) = p.play_index(card.card) {
             p.play[i].ready = false;
             self.emit(LogEntry::CardExhausted { card, by });

@@ -369,8 +369,8 @@ impl Game {
                         for (i, e) in events.iter().enumerate() {
                             self.event_deck[len - 1 - i] = e;
                         }
-                        self.events_known[me.index()] = n;
-                        self.events_known[me.opponent().index()] = 0;
+                        self.events_known[me] = n;
+                        self.events_known[me.opponent()] = 0;
                         self.emit_secret(
                             Audience::seat(me),
                             LogEntry::EventsReordered {

@@ -6,6 +6,7 @@ use rand::seq::SliceRandom;
 use serde::Deserialize;
 
 use super::{Game, Phase, Player};
+use crate::by_faction::ByFaction;
 use crate::cards::CardMask;
 use crate::catalog::{Card, EventCard, catalog};
 use crate::faction::{Audience, Faction};
@@ -86,16 +87,16 @@ impl Game {
             mode: setup.mode,
             phase: Phase::CharacterChoice,
             round: 0,
-            players: [Player::new(Faction::Rebel), Player::new(Faction::Imperial)],
+            players: ByFaction::from_fn(Player::new),
             event_deck: Vec::with_capacity(24),
-            events_known: [0; 2],
+            events_known: ByFaction::splat(0),
             event: None,
             balance: None,
             turn: Faction::Rebel,
             last_was_pass: false,
             struggle_actions: 0,
             pending: None,
-            choosers: [Chooser::Owner; 2],
+            choosers: ByFaction::splat(Chooser::Owner),
             dominance_step: super::DominanceStep::Support(0),
             results: Vec::new(),
             outcome: None,
@@ -142,19 +143,19 @@ impl Game {
 
     fn setup_full(&mut self, setup: &Setup) -> Result<(), SetupError> {
         // Won events first: they leave the event deck.
-        let mut won = [Vec::new(), Vec::new()];
+        let mut won: ByFaction<Vec<EventCard>> = ByFaction::default();
         for (f, side) in [(Faction::Rebel, &setup.rebel), (Faction::Imperial, &setup.imperial)] {
-            won[f.index()] = side.won_events.clone();
+            won[f] = side.won_events.clone();
         }
-        let taken = |won: &[Vec<EventCard>; 2], e: EventCard| {
-            won.iter().flatten().any(|w| *w == e) || setup.event_deck.contains(&e)
+        let taken = |won: &ByFaction<Vec<EventCard>>, e: EventCard| {
+            won.values().flatten().any(|w| *w == e) || setup.event_deck.contains(&e)
         };
         for (f, side) in [(Faction::Rebel, &setup.rebel), (Faction::Imperial, &setup.imperial)] {
             if let (Some(vp), true) = (side.vp, side.won_events.is_empty()) {
-                won[f.index()] = self.events_worth(vp, |e| taken(&won, e))?;
+                won[f] = self.events_worth(vp, |e| taken(&won, e))?;
             }
         }
-        let all_won: Vec<EventCard> = won.iter().flatten().copied().collect();
+        let all_won: Vec<EventCard> = won.values().flatten().copied().collect();
         for (i, e) in all_won.iter().enumerate() {
             if all_won[..i].contains(e) || setup.event_deck.contains(e) {
                 return invalid(format!("event {} is listed twice", self.cat.event(*e).name));
@@ -199,7 +200,7 @@ impl Game {
             p.unused = unused;
             p.used = used;
             p.influence = side.influence.unwrap_or(2);
-            p.won = won[f.index()].clone();
+            p.won = won[f].clone();
             p.next_modifiers = Modifiers {
                 infiltrated: side.infiltrated,
                 diversion: side.diversion,

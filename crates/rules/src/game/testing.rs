@@ -45,7 +45,7 @@ impl Game {
             self.scramble_player(f, viewer, &mut rng);
         }
         // The event deck, below what the viewer saw with Balance of the Force.
-        let known = viewer.seat().map_or(0, |s| self.events_known[s.index()]);
+        let known = viewer.seat().map_or(0, |s| self.events_known[s]);
         let pending_seen = match self.pending {
             Some(p) if Viewer::Seat(p.owner) == viewer => match p.step {
                 Step::ReorderEvents { count } => count as usize,
@@ -84,7 +84,7 @@ impl Game {
                 _ => {}
             }
         }
-        let p = &mut self.players[f.index()];
+        let p = &mut self.players[f];
         let fixed_top = fixed_top.min(p.deck.len());
         let cut = p.deck.len() - fixed_top;
         // Characters may trade places between the hidden part of the deck and the hidden part of
