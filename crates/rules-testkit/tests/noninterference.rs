@@ -684,16 +684,15 @@ impl Knowledge {
                 }
             }
             LogEntry::CardOnTop { deck, card, .. } => {
-                let i = deck;
                 match card {
-                    Some(c) => self.top[i] = Some(c),
-                    None if self.searched[i] => self.top[i] = None,
+                    Some(c) => self.top[deck] = Some(c),
+                    None if self.searched[deck] => self.top[deck] = None,
                     // Recon put the other card back: if the viewer knew the top, it is still there
                     // (otherwise the discard already told them it left).
                     None => {}
                 }
-                self.top_two[i] = None;
-                self.searched[i] = false;
+                self.top_two[deck] = None;
+                self.searched[deck] = false;
             }
             LogEntry::DeckLooked {
                 deck,
@@ -701,11 +700,10 @@ impl Knowledge {
                 cards: Some(m),
                 ..
             } => {
-                let i = deck;
-                self.searched[i] = false;
+                self.searched[deck] = false;
                 match count {
-                    1 => self.top[i] = m.iter().next(),
-                    2 => self.top_two[i] = Some(m),
+                    1 => self.top[deck] = m.iter().next(),
+                    2 => self.top_two[deck] = Some(m),
                     _ => {}
                 }
             }
@@ -728,8 +726,7 @@ fn check_knowledge(g: &Game, viewer: Viewer, k: &Knowledge, ctx: &str) {
             Faction::Rebel => &view.rebel,
             Faction::Imperial => &view.imperial,
         };
-        let i = f;
-        match k.top_two[i] {
+        match k.top_two[f] {
             Some(m) => assert!(
                 pv.deck_top.is_some_and(|t| m.contains(t)),
                 "{ctx}: {viewer:?} looked at {f:?}'s top two cards {m:?} but sees top {:?}; its recent log:\n{}",
@@ -738,7 +735,7 @@ fn check_knowledge(g: &Game, viewer: Viewer, k: &Knowledge, ctx: &str) {
             ),
             None => assert_eq!(
                 pv.deck_top,
-                k.top[i],
+                k.top[f],
                 "{ctx}: {viewer:?}'s view of {f:?}'s deck top differs from what its log told it; its recent log:\n{}",
                 k.recent()
             ),
@@ -746,14 +743,14 @@ fn check_knowledge(g: &Game, viewer: Viewer, k: &Knowledge, ctx: &str) {
         if viewer != Viewer::Seat(f) {
             assert_eq!(
                 pv.reserve_known,
-                k.reserve[i],
+                k.reserve[f],
                 "{ctx}: {viewer:?}'s view of {f:?}'s reserve differs from what its log told it; its recent log:\n{}",
                 k.recent()
             );
         }
         assert_eq!(
             pv.strategy,
-            k.strategy[i],
+            k.strategy[f],
             "{ctx}: {viewer:?}'s view of {f:?}'s strategy differs from what its log told it; its recent log:\n{}",
             k.recent()
         );

@@ -54,6 +54,11 @@ impl Store for SwitchableStore {
     }
 }
 
+/// A configuration whose data directory is never used (the store is in memory).
+fn config() -> Config {
+    Config::for_tests(std::env::temp_dir().join("evr-room-tests-unused"))
+}
+
 const INVITE: &str = "invite-secret";
 const CREATOR_TOKEN: &str = "creator-token";
 
@@ -88,7 +93,7 @@ impl Fixture {
     /// connection's welcome and presence messages already read.
     async fn seated(disconnect_grace_secs: u64) -> Fixture {
         let store = Arc::new(SwitchableStore::default());
-        let mut config = Config::for_tests(std::env::temp_dir().join("evr-room-tests-unused"));
+        let mut config = config();
         config.disconnect_grace_secs = disconnect_grace_secs;
         config.test_fixed_seed = Some(42);
         let options = RoomOptions {
@@ -278,7 +283,7 @@ async fn a_refused_join_write_leaves_the_seat_free_and_tells_nobody() {
         INVITE,
         CREATOR_TOKEN,
         store.clone(),
-        Arc::new(Config::for_tests(std::env::temp_dir().join("evr-room-tests-unused"))),
+        Arc::new(config()),
     )
     .await
     .expect("the room is created");
