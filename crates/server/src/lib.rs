@@ -71,7 +71,10 @@ pub async fn run(listener: TcpListener, config: Config, shutdown: CancellationTo
     let store = Arc::new(SqliteStore::open(&config.data_dir)?);
     let app = Arc::new(App::new(config.clone(), store.clone(), prometheus()));
     // Stored rooms are not loaded here: each comes back into memory when someone connects to it.
-    tracing::info!(addr = ?listener.local_addr().ok(), "serving");
+    match listener.local_addr() {
+        Ok(addr) => tracing::info!("serving on http://{addr}"),
+        Err(e) => tracing::info!(error = %e, "serving (address unknown)"),
+    }
 
     let router = Router::new()
         .route("/api/rooms", post(http::create_room))
