@@ -150,6 +150,34 @@ describe("i18n", () => {
     expect(logLine(entries[1]!)).toBe("帝国軍がパス。");
     setLanguage("en");
   });
+
+  it("says which revealed strategies do not resolve, and never that a used strategy resolves", () => {
+    const bothDeception: LogEntry = {
+      type: "strategies_revealed",
+      strategies: ["deception", "deception"],
+      totals: [9, 11],
+      eligible: [true, true],
+    };
+    const oneOver: LogEntry = {
+      type: "strategies_revealed",
+      strategies: ["support", "deception"],
+      totals: [14, 11],
+      eligible: [false, true],
+    };
+    const used: LogEntry = { type: "strategy_used", faction: "rebel", strategy: "deception" };
+    setLanguage("en");
+    expect(logLine(bothDeception)).toContain("neither resolves");
+    expect(logLine(oneOver)).toMatch(/Support \(over the objective: it does not resolve\), Imperial Deception\.$/);
+    expect(logLine(oneOver)).not.toContain("neither");
+    expect(logLine(used)).toBe("Rebel: Deception goes to the used strategies.");
+    setLanguage("zh-Hant");
+    expect(logLine(bothDeception)).toContain("皆不生效");
+    expect(logLine(used)).not.toContain("生效");
+    setLanguage("ja");
+    expect(logLine(bothDeception)).toContain("どちらも解決しない");
+    expect(logLine(used)).not.toContain("解決");
+    setLanguage("en");
+  });
 });
 
 describe("card data and names", () => {

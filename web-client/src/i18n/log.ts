@@ -14,6 +14,23 @@ export interface LogHelpers {
 
 type Fmt = (e: LogEntry, h: LogHelpers) => string;
 
+type Revealed = Extract<LogEntry, { type: "strategies_revealed" }>;
+
+/**
+ * Each side's revealed strategy (`side` + `between` + strategy), marked with `over` when its total was
+ * over the objective (R-5.1).
+ */
+function revealedSides(e: Revealed, h: LogHelpers, between: string, over: string): string[] {
+  return (["rebel", "imperial"] as const).map(
+    (f, i) => `${h.side(f)}${between}${h.strategy(e.strategies[i])}${e.eligible[i] ? "" : over}`,
+  );
+}
+
+/** R-7.1: when both players chose Deception, neither resolves. */
+function bothDeception(e: Revealed): boolean {
+  return e.strategies[0] === "deception" && e.strategies[1] === "deception";
+}
+
 const en: Fmt = (e, h) => {
   switch (e.type) {
     case "game_started":
@@ -67,7 +84,9 @@ const en: Fmt = (e, h) => {
     case "struggle_ended":
       return e.reason === "both_passed" ? "Both passed: the struggle ends." : "The struggle ends (action limit).";
     case "strategies_revealed":
-      return `Strategies revealed: ${h.strategy(e.strategies[0])} / ${h.strategy(e.strategies[1])}.`;
+      return `Strategies revealed: ${revealedSides(e, h, " ", " (over the objective: it does not resolve)").join(", ")}.${
+        bothDeception(e) ? ` Both chose ${h.strategy("deception")}: neither resolves.` : ""
+      }`;
     case "direct_assault":
       return `Direct Assault: ${h.side(e.faction)} total is ${e.total}.`;
     case "round_decided":
@@ -87,7 +106,8 @@ const en: Fmt = (e, h) => {
         ? `The balance token moves to the ${h.side(e.faction)} side.`
         : `The balance token stays with the ${h.side(e.faction)} side.`;
     case "strategy_used":
-      return `${h.side(e.faction)} strategy ${h.strategy(e.strategy)} resolves.`;
+      // R-5.10: the chosen strategy goes to the used ones, whether or not it resolved (R-5.1, R-7.1).
+      return `${h.side(e.faction)}: ${h.strategy(e.strategy)} goes to the used strategies.`;
     case "game_over":
       return e.outcome.winner ? `Game over: ${h.side(e.outcome.winner)} wins.` : "Game over: draw.";
   }
@@ -146,7 +166,9 @@ const zh: Fmt = (e, h) => {
     case "struggle_ended":
       return e.reason === "both_passed" ? "雙方放棄行動：對戰結束。" : "對戰結束（行動上限）。";
     case "strategies_revealed":
-      return `揭示戰略牌：${h.strategy(e.strategies[0])} / ${h.strategy(e.strategies[1])}。`;
+      return `揭示戰略牌。${revealedSides(e, h, "：", "（超過任務點數，不生效）").join("；")}。${
+        bothDeception(e) ? `雙方都選了${h.strategy("deception")}，皆不生效。` : ""
+      }`;
     case "direct_assault":
       return `正面強攻：${h.side(e.faction)}總資源點數為 ${e.total}。`;
     case "round_decided":
@@ -164,7 +186,7 @@ const zh: Fmt = (e, h) => {
     case "balance_token":
       return e.moved ? `均勢標記移到${h.side(e.faction)}一方。` : `均勢標記留在${h.side(e.faction)}一方。`;
     case "strategy_used":
-      return `${h.side(e.faction)}的戰略牌 ${h.strategy(e.strategy)} 生效。`;
+      return `${h.side(e.faction)}的戰略牌「${h.strategy(e.strategy)}」移到已使用的戰略牌。`;
     case "game_over":
       return e.outcome.winner ? `遊戲結束：${h.side(e.outcome.winner)}獲勝。` : "遊戲結束：平手。";
   }
@@ -223,7 +245,9 @@ const ja: Fmt = (e, h) => {
     case "struggle_ended":
       return e.reason === "both_passed" ? "両者パス：紛争終了。" : "紛争終了（アクション上限）。";
     case "strategies_revealed":
-      return `戦略を明かす：${h.strategy(e.strategies[0])} / ${h.strategy(e.strategies[1])}。`;
+      return `戦略を公開。${revealedSides(e, h, "：", "（目標値を超えたため解決しない）").join("、")}。${
+        bothDeception(e) ? `両者とも${h.strategy("deception")}を選んだため、どちらも解決しない。` : ""
+      }`;
     case "direct_assault":
       return `直接攻撃：${h.side(e.faction)}の総リソース値は ${e.total}。`;
     case "round_decided":
@@ -243,7 +267,7 @@ const ja: Fmt = (e, h) => {
         ? `バランス・トークンが${h.side(e.faction)}側へ移った。`
         : `バランス・トークンは${h.side(e.faction)}側のまま。`;
     case "strategy_used":
-      return `${h.side(e.faction)}の戦略 ${h.strategy(e.strategy)} を解決。`;
+      return `${h.side(e.faction)}の戦略「${h.strategy(e.strategy)}」は使用済みになった。`;
     case "game_over":
       return e.outcome.winner ? `ゲーム終了：${h.side(e.outcome.winner)}の勝利。` : "ゲーム終了：引き分け。";
   }
