@@ -9,4 +9,4 @@ import type { View } from "./View";
 /**
  * A server message.
  */
-export type ServerMsg = { "type": "welcome", version: number, you: Role, room: RoomInfo, seq: number, view: View, presence: Presence, missed: Array<LogEntry> | null, } | { "type": "update", seq: number, view: View, events: Array<LogEntry>, } | { "type": "ack", action_id: string, seq: number, } | { "type": "room", room: RoomInfo, } | { "type": "presence", presence: Presence, } | { "type": "error", code: ErrorCode, message: string, action_id: string | null, } | { "type": "pong" };
+export type ServerMsg = { "type": "welcome", version: number, you: Role, room: RoomInfo, seq: number, view: View, presence: Presence, log: Array<LogEntry>, missed: Array<LogEntry> | null, } | { "type": "update", seq: number, view: View, events: Array<LogEntry>, } | { "type": "ack", action_id: string, seq: number, } | { "type": "room", room: RoomInfo, } | { "type": "presence", presence: Presence, } | { "type": "error", code: ErrorCode, message: string, action_id: string | null, } | { "type": "pong" };

@@ -151,7 +151,13 @@ export const PRESENCE = {
   spectators: 0,
 };
 
-export function welcome(seq: number, view: View = makeView(), missed: LogEntry[] | null = null): ServerMsg {
+/** A welcome; `log` (the game's whole log) defaults to the view's round log. */
+export function welcome(
+  seq: number,
+  view: View = makeView(),
+  missed: LogEntry[] | null = null,
+  log: LogEntry[] = view.log,
+): ServerMsg {
   return {
     type: "welcome",
     version: PROTOCOL_VERSION,
@@ -160,6 +166,7 @@ export function welcome(seq: number, view: View = makeView(), missed: LogEntry[]
     seq,
     view,
     presence: PRESENCE,
+    log,
     missed,
   };
 }

@@ -174,7 +174,7 @@ describe("GameStore", () => {
     expect(store.legal.value.play_card?.length).toBe(1);
   });
 
-  it("appends update events and missed entries on resume", () => {
+  it("appends update events, and takes the game's whole log from a welcome on resume", () => {
     const { sockets, clock, store } = wired();
     sockets.current.serverSend(welcome(5));
     sockets.current.serverSend({
@@ -187,9 +187,23 @@ describe("GameStore", () => {
     sockets.current.serverClose();
     clock.advance(1000);
     sockets.current.serverOpen();
-    sockets.current.serverSend(welcome(7, makeView(), [{ type: "passed", faction: "imperial" }]));
+    const passed: LogEntry = { type: "passed", faction: "imperial" };
+    const whole: LogEntry[] = [{ type: "card_played", faction: "rebel", card: "Yoda" }, passed];
+    sockets.current.serverSend(welcome(7, makeView(), [passed], whole));
     expect(store.log.value.map((e) => e.type)).toEqual(["card_played", "passed"]);
+    expect(store.lastEvents.value).toEqual([passed]);
     expect(store.seq.value).toBe(7);
+  });
+
+  it("a reload shows the whole log of the game, not only the current round", () => {
+    const { sockets, store } = wired();
+    const earlier: LogEntry[] = [
+      { type: "game_started", mode: "full", balance: "rebel" },
+      { type: "card_played", faction: "rebel", card: "Yoda" },
+    ];
+    const thisRound: LogEntry[] = [{ type: "passed", faction: "imperial" }];
+    sockets.current.serverSend(welcome(41, makeView({ log: thisRound }), null, [...earlier, ...thisRound]));
+    expect(store.log.value).toEqual([...earlier, ...thisRound]);
   });
 
   it("a welcome after stale_action does not repeat log entries already seen", () => {

@@ -12,8 +12,10 @@ use crate::{ErrorCode, Presence, Role, RoomInfo};
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMsg {
     /// Answer to `hello`: who you are and the full current view.
+    /// `log`: the whole log of the current game, as you may know it, so a reload or a reconnect
+    /// shows everything that happened (not only the current round, which is `view.log`).
     /// `missed`: after a reconnect with `last_seq` in this game, what happened since, as you may
-    /// know it; `None` when the server cannot tell (the view is complete either way).
+    /// know it (the tail of `log`); `None` when the server cannot tell.
     Welcome {
         version: u32,
         you: Role,
@@ -21,6 +23,7 @@ pub enum ServerMsg {
         seq: u32,
         view: Box<View>,
         presence: Presence,
+        log: Vec<LogEntry>,
         missed: Option<Vec<LogEntry>>,
     },
     /// The game changed. `events` are what happened since `seq - 1`, as you may know it.

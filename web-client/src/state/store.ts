@@ -113,16 +113,11 @@ export class GameStore {
     batch(() => {
       switch (msg.type) {
         case "welcome": {
-          // Same game: after a reconnect `missed` holds exactly what we did not see (hello carried
-          // our last seq); after `stale_action` we already saw every update up to the welcome's
-          // seq (updates and the welcome travel in order), and `missed` would repeat entries.
+          // A welcome carries the game's whole log as we may know it (a reload or a reconnect shows
+          // everything). After `stale_action` we already hold it all: the welcome's seq is the last
+          // update we saw (updates and the welcome travel in order).
           const sameGame = this.seq.value !== null && this.room.value?.game_number === msg.room.game_number;
-          const log =
-            sameGame && msg.seq === this.seq.value
-              ? this.log.value
-              : sameGame && msg.missed !== null
-                ? trim([...this.log.value, ...msg.missed])
-                : [...msg.view.log];
+          const log = sameGame && msg.seq === this.seq.value ? this.log.value : trim([...msg.log]);
           this.room.value = msg.room;
           this.role.value = msg.you;
           this.seq.value = msg.seq;

@@ -14,6 +14,8 @@ pub(super) struct Match {
     pub(super) game: Game,
     /// The update `seq` this game started at.
     pub(super) start_seq: u32,
+    /// What the game logged as it was set up, before any action (the start of its log).
+    pub(super) opening: Vec<Event>,
     /// Events of every update of this game, for catch-up after a reconnect: `(seq, events)`.
     pub(super) history: Vec<(u32, Vec<Event>)>,
     /// Applied action ids per side, with the update `seq` they produced (idempotency).
@@ -30,6 +32,7 @@ impl Match {
         Match {
             game_no,
             creator_faction,
+            opening: game.round_log().to_vec(),
             game,
             start_seq,
             history: Vec::new(),
@@ -52,6 +55,13 @@ impl Match {
         } else {
             Seat::Guest
         }
+    }
+
+    /// Every event of this game so far, oldest first.
+    pub(super) fn events(&self) -> impl Iterator<Item = &Event> {
+        self.opening
+            .iter()
+            .chain(self.history.iter().flat_map(|(_, events)| events))
     }
 
     pub(super) fn is_over(&self) -> bool {

@@ -142,6 +142,7 @@ impl Room {
             seq: self.seq,
             view: Box::new(self.current.game.view(viewer)),
             presence: self.presence(),
+            log: self.current.events().map(|e| e.project(viewer)).collect(),
             missed,
         }
     }

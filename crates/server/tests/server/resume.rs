@@ -2,7 +2,7 @@
 //! graceful shutdown that tells clients.
 
 use anyhow::Result;
-use evr_protocol::{ClientMsg, ErrorCode, Role};
+use evr_protocol::{ClientMsg, ErrorCode, Role, ServerMsg};
 use evr_rules::{LogEntry, Mode};
 
 use crate::support::{self, Client};
@@ -39,6 +39,49 @@ async fn a_reconnecting_player_resumes_the_seat_and_gets_what_it_missed() -> Res
     }
     let again = b.recv_presence_until(|p| p.seats[seats.creator].connected).await?;
     assert!(again.seats[seats.creator].claim_in_seconds.is_none());
+    server.stop().await
+}
+
+/// The welcome's log, then the events of every update `c` received.
+fn log_seen(welcome: &support::Welcome, c: &Client) -> Vec<LogEntry> {
+    let mut seen = welcome.log.clone();
+    for f in &c.frames {
+        if let ServerMsg::Update { events, .. } = f {
+            seen.extend(events.iter().copied());
+        }
+    }
+    seen
+}
+
+#[tokio::test]
+async fn a_reload_gets_the_whole_log_of_the_game_as_its_viewer_knows_it() -> Result<()> {
+    let server = support::start("reload-log").await?;
+    let seats = support::create_and_join(server.addr, Mode::Full).await?;
+    let (mut watcher, ww) = Client::hello(server.addr, &seats.code, None, None).await?;
+    let (mut a, wa) = Client::hello(server.addr, &seats.code, Some(&seats.creator_token), None).await?;
+    let (mut b, wb) = Client::hello(server.addr, &seats.code, Some(&seats.guest_token), None).await?;
+    let (seq, _) = support::play_random(&mut a, &mut b, &wa, &wb, 80, 5).await?;
+    watcher
+        .recv_until("the last update", |m| match m {
+            ServerMsg::Update { seq: s, .. } if s == seq => Some(()),
+            _ => None,
+        })
+        .await?;
+
+    // Reloading (a fresh hello, no last seq) brings back exactly what was seen live, for a seat and
+    // for a spectator, each in its own projection.
+    let (_a2, reload) = Client::hello(server.addr, &seats.code, Some(&seats.creator_token), None).await?;
+    assert_eq!(reload.seq, seq);
+    assert_eq!(reload.log, log_seen(&wa, &a), "the seat's whole log");
+    assert!(
+        reload.log.len() > reload.view.log.len(),
+        "more than the current round: {} entries, {} in the round",
+        reload.log.len(),
+        reload.view.log.len()
+    );
+    let (_w2, rewatch) = Client::hello(server.addr, &seats.code, None, None).await?;
+    assert_eq!(rewatch.log, log_seen(&ww, &watcher), "the spectator's whole log");
+    assert_ne!(rewatch.log, reload.log, "a seat knows more than a spectator");
     server.stop().await
 }
 

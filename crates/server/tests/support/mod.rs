@@ -218,6 +218,7 @@ pub struct Welcome {
     pub seq: u32,
     pub view: View,
     pub presence: Presence,
+    pub log: Vec<LogEntry>,
     pub missed: Option<Vec<LogEntry>>,
 }
 
@@ -308,6 +309,7 @@ impl Client {
                 seq,
                 view,
                 presence,
+                log,
                 missed,
                 ..
             } => Some(Welcome {
@@ -316,6 +318,7 @@ impl Client {
                 seq,
                 view: *view,
                 presence,
+                log,
                 missed,
             }),
             _ => None,
