@@ -848,6 +848,17 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     await Promise.all([A, B].map((P) => P.page.waitForSelector("button.pick")));
     await S.page.waitForFunction(() => document.body.textContent.includes("choosing their characters"));
     log("both seated; character choice");
+    {
+      // The room code typed by a person (lower case, grouped) on the landing page, with both seats
+      // taken: the page offers to watch instead of taking a seat.
+      const typer = await ctxS.newPage();
+      await typer.goto(base + "/");
+      await typer.fill("input#code", `${code.slice(0, 4)}-${code.slice(4)}`.toLowerCase());
+      await typer.press("input#code", "Enter");
+      await typer.waitForSelector(`.notice a[href="/r/${code}/watch"]`, { timeout: STEP_TIMEOUT_MS });
+      await typer.close();
+      log("a typed room code with both seats taken offers to watch");
+    }
 
     // ---- 2. play: the rebel by keyboard, the imperial by tapping, concurrently
     const deadline = Date.now() + GAME_TIMEOUT_MS;
@@ -915,7 +926,11 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
       await P.page.selectOption("header.topbar select", "ja");
       await P.page.waitForFunction(() => document.documentElement.lang === "ja");
       assert.equal(await P.page.textContent("#plan-h"), "戦略の選択", "strategy title in Japanese");
-      assert.equal((await P.page.textContent("header.topbar .code")).trim(), `ルーム ${code}`, "header in Japanese");
+      assert.equal(
+        (await P.page.textContent("header.topbar .code")).trim(),
+        `ルーム ${code.slice(0, 4)}-${code.slice(4)}`,
+        "header in Japanese, the code in its two groups",
+      );
       await shot(P.page, "04-planning-ja-phone");
       log(`${P.name}: switched to 日本語 (strategy title "${before}" → "戦略の選択")`);
     }

@@ -38,17 +38,17 @@ async function mountAt(path: string) {
 
 describe("App", () => {
   it("without a stored token, offers to watch", async () => {
-    await mountAt("/r/Room1");
+    await mountAt("/r/KJCHM971");
     expect(root.textContent).toContain("You have no seat in this room on this device.");
     expect(sockets.length).toBe(0);
   });
 
   it("with a stored token: hello, lobby with invite link, then the table", async () => {
-    localStorage.setItem("evr.token.Room2", "tok2");
-    localStorage.setItem("evr.invite.Room2", "/r/Room2/join#sec");
-    await mountAt("/r/Room2");
+    localStorage.setItem("evr.token.KJCHM972", "tok2");
+    localStorage.setItem("evr.invite.KJCHM972", "/r/KJCHM972/join#sec");
+    await mountAt("/r/KJCHM972");
     expect(sockets.length).toBe(1);
-    expect(sockets[0]!.url).toMatch(/\/ws\/Room2$/);
+    expect(sockets[0]!.url).toMatch(/\/ws\/KJCHM972$/);
     act(() => sockets[0]!.serverOpen());
     expect(sockets[0]!.sent[0]).toEqual({ type: "hello", version: PROTOCOL_VERSION, token: "tok2", last_seq: null });
     const lonely = {
@@ -58,7 +58,7 @@ describe("App", () => {
     const w = welcome(0, makeView({ phase: "character_choice", turn: null }));
     act(() => sockets[0]!.serverSend({ ...w, presence: lonely } as typeof w));
     expect(root.textContent).toContain("Waiting for your opponent");
-    expect((root.querySelector("input[readonly]") as HTMLInputElement).value).toContain("/r/Room2/join#sec");
+    expect((root.querySelector("input[readonly]") as HTMLInputElement).value).toContain("/r/KJCHM972/join#sec");
     act(() => sockets[0]!.serverSend({ type: "presence", presence: PRESENCE }));
     expect(root.textContent).toContain("Choose 4 characters");
     act(() =>
@@ -76,8 +76,8 @@ describe("App", () => {
   });
 
   it("when the opponent is away past the grace period, offers to claim the win", async () => {
-    localStorage.setItem("evr.token.Room4", "tok4");
-    await mountAt("/r/Room4");
+    localStorage.setItem("evr.token.KJCHM974", "tok4");
+    await mountAt("/r/KJCHM974");
     act(() => sockets[0]!.serverOpen());
     act(() => sockets[0]!.serverSend(welcome(5)));
     const away = {
@@ -92,17 +92,89 @@ describe("App", () => {
   });
 
   it("an invite link opened where this room's seat is already held keeps that seat", async () => {
-    localStorage.setItem("evr.token.Room5", "mine");
-    await mountAt("/r/Room5/join#secret");
-    expect(location.pathname).toBe("/r/Room5");
-    expect(localStorage.getItem("evr.token.Room5")).toBe("mine");
+    localStorage.setItem("evr.token.KJCHM975", "mine");
+    await mountAt("/r/KJCHM975/join#secret");
+    expect(location.pathname).toBe("/r/KJCHM975");
+    expect(localStorage.getItem("evr.token.KJCHM975")).toBe("mine");
   });
 
   it("shows a fatal refusal", async () => {
-    localStorage.setItem("evr.token.Room3", "bad");
-    await mountAt("/r/Room3");
+    localStorage.setItem("evr.token.KJCHM973", "bad");
+    await mountAt("/r/KJCHM973");
     act(() => sockets[0]!.serverOpen());
     act(() => sockets[0]!.serverSend({ type: "error", code: "bad_token", message: "bad token", action_id: null }));
     expect(root.textContent).toContain("Your seat link is not valid for this room.");
+  });
+});
+
+describe("Entering a room by its code", () => {
+  /** Answers the room API like the server: `rooms` maps codes to whether their seat is free. */
+  function fakeApi(rooms: Record<string, { seat_free: boolean; spectators: "off" | "anyone_with_link" }>) {
+    const calls: string[] = [];
+    globalThis.fetch = (async (input: string, init?: { method?: string }) => {
+      const method = init?.method ?? "GET";
+      calls.push(`${method} ${input}`);
+      const m = /^\/api\/rooms\/([^/]+)(\/join)?$/.exec(input);
+      const room = m ? rooms[m[1]!] : undefined;
+      const answer = (status: number, body: unknown) =>
+        ({ ok: status < 300, status, json: async () => body }) as unknown as Response;
+      if (!m || !room) return answer(404, { code: "room_not_found", message: "no such room" });
+      if (!m[2]) return answer(200, { code: m[1], ...room });
+      return room.seat_free
+        ? answer(200, { seat: "imperial", token: "guest-token" })
+        : answer(409, { code: "seat_taken", message: "both seats are taken" });
+    }) as typeof fetch;
+    return calls;
+  }
+
+  async function enterCode(typed: string) {
+    await mountAt("/");
+    const input = root.querySelector("input#code") as HTMLInputElement;
+    act(() => {
+      input.value = typed;
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    const form = input.closest("form") as HTMLFormElement;
+    await act(async () => {
+      form.dispatchEvent(new Event("submit", { bubbles: true, cancelable: true }));
+      await new Promise((r) => setTimeout(r, 0));
+    });
+  }
+
+  it("takes the free seat with the code as typed (any case, grouped)", async () => {
+    const calls = fakeApi({ KJCHM97E: { seat_free: true, spectators: "anyone_with_link" } });
+    await enterCode(" kjch-m97e ");
+    expect(calls).toEqual(["GET /api/rooms/KJCHM97E", "POST /api/rooms/KJCHM97E/join"]);
+    expect(localStorage.getItem("evr.token.KJCHM97E")).toBe("guest-token");
+    expect(location.pathname).toBe("/r/KJCHM97E");
+  });
+
+  it("offers to watch when both seats are taken", async () => {
+    const calls = fakeApi({ KJCHM97E: { seat_free: false, spectators: "anyone_with_link" } });
+    await enterCode("KJCH-M97E");
+    expect(calls).toEqual(["GET /api/rooms/KJCHM97E"]);
+    expect(root.textContent).toContain("Both seats of room KJCH-M97E are taken. You can watch the game.");
+    expect(root.querySelector('a[href="/r/KJCHM97E/watch"]')).not.toBeNull();
+    expect(localStorage.getItem("evr.token.KJCHM97E")).toBeNull();
+  });
+
+  it("says so when no room has the code, or when it cannot be a code", async () => {
+    fakeApi({});
+    await enterCode("ZZZZ-ZZZZ");
+    expect(root.textContent).toContain("This room does not exist");
+    render(null, root);
+    const calls = fakeApi({});
+    await enterCode("ABC");
+    expect(calls).toEqual([]);
+    expect(root.textContent).toContain("A room code has 8 letters and digits");
+  });
+
+  it("goes straight to this device's own seat", async () => {
+    localStorage.setItem("evr.token.KJCHM97E", "creator-token");
+    const calls = fakeApi({ KJCHM97E: { seat_free: true, spectators: "anyone_with_link" } });
+    await enterCode("kjchm97e");
+    expect(calls).toEqual([]);
+    expect(location.pathname).toBe("/r/KJCHM97E");
+    expect(localStorage.getItem("evr.token.KJCHM97E")).toBe("creator-token");
   });
 });

@@ -68,7 +68,7 @@ pub async fn create_room(addr: SocketAddr, options: &RoomOptions) -> Result<Crea
 /// `POST /api/rooms/{code}/join`.
 pub async fn join_room(addr: SocketAddr, code: &str, invite: &str) -> Result<JoinedRoom, ClientError> {
     let body = JoinRequest {
-        invite: invite.to_string(),
+        invite: Some(invite.to_string()),
     };
     post(addr, &join_room_path(code), &body).await
 }

@@ -4,7 +4,7 @@
 use evr_rules::Faction;
 use serde::{Deserialize, Serialize};
 
-use crate::ErrorCode;
+use crate::{ErrorCode, SpectatorPolicy};
 
 /// `POST` here with [`crate::RoomOptions`] to create a room; the answer is a [`CreatedRoom`] (201).
 pub const CREATE_ROOM_PATH: &str = "/api/rooms";
@@ -12,6 +12,11 @@ pub const CREATE_ROOM_PATH: &str = "/api/rooms";
 /// Where to `POST` a [`JoinRequest`] for room `code`; the answer is a [`JoinedRoom`] (200).
 pub fn join_room_path(code: &str) -> String {
     format!("/api/rooms/{code}/join")
+}
+
+/// `GET` here for what anyone with room `code` may know of it: a [`RoomStatus`] (200).
+pub fn room_path(code: &str) -> String {
+    format!("/api/rooms/{code}")
 }
 
 /// The WebSocket of room `code`.
@@ -35,12 +40,27 @@ pub struct CreatedRoom {
     pub watch_url: Option<String>,
 }
 
-/// Body of `POST /api/rooms/{code}/join`: the secret from the invite link's fragment.
+/// Body of `POST /api/rooms/{code}/join`: the secret from the invite link's fragment, or none when
+/// a person typed the room's code (the code alone takes a free seat).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct JoinRequest {
-    pub invite: String,
+    #[serde(default)]
+    pub invite: Option<String>,
+}
+
+/// Answer to `GET /api/rooms/{code}`: what a person who typed the code needs to decide between
+/// taking the free seat and watching.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct RoomStatus {
+    /// The room's code as the server writes it (what was typed may differ in case or grouping).
+    pub code: String,
+    /// The other seat is still free: joining takes it.
+    pub seat_free: bool,
+    /// Whether people with the code may watch.
+    pub spectators: SpectatorPolicy,
 }
 
 /// Answer to `POST /api/rooms/{code}/join`: the free seat is now the caller's.

@@ -1,4 +1,4 @@
-//! HTTP routes: create and join rooms, health, readiness and metrics.
+//! HTTP routes: create rooms, look one up by its code, join it, health, readiness and metrics.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -8,12 +8,14 @@ use axum::body::Bytes;
 use axum::extract::{ConnectInfo, Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use evr_protocol::{ApiErrorBody, CreatedRoom, ErrorCode, JoinRequest, JoinedRoom, RoomOptions, SideChoice};
+use evr_protocol::{
+    ApiErrorBody, CreatedRoom, ErrorCode, JoinRequest, JoinedRoom, RoomOptions, RoomStatus, SideChoice,
+};
 use evr_rules::Faction;
 use tokio::sync::oneshot;
 
 use crate::app::App;
-use crate::room::{Command, Room};
+use crate::room::{Command, Room, RoomHandle};
 use crate::secrets;
 
 /// A refused API request: its code (which gives the status) and a sentence, sent as an
@@ -95,6 +97,29 @@ pub async fn create_room(
     ))
 }
 
+/// The live room a request names by `typed` code (loaded from the store if needed).
+async fn room_named(app: &App, typed: &str) -> Result<RoomHandle, ApiError> {
+    let not_found = || ApiError::new(ErrorCode::RoomNotFound, "no such room");
+    let code = secrets::canonical_room_code(typed).ok_or_else(not_found)?;
+    app.room(&code)
+        .await
+        .map_err(|e| {
+            tracing::error!(room = %code, error = %e, "cannot load the room");
+            ApiError::new(ErrorCode::StorageFailed, "cannot load the room")
+        })?
+        .ok_or_else(not_found)
+}
+
+/// `GET /api/rooms/{code}`: whether the seat is free and whether one may watch, for a person who
+/// typed the code.
+pub async fn room_status(State(app): State<Arc<App>>, Path(code): Path<String>) -> Result<Json<RoomStatus>, ApiError> {
+    let handle = room_named(&app, &code).await?;
+    let (reply, answer) = oneshot::channel();
+    let gone = || ApiError::new(ErrorCode::ShuttingDown, "the room is closing");
+    handle.tx.send(Command::Status { reply }).await.map_err(|_| gone())?;
+    Ok(Json(answer.await.map_err(|_| gone())?))
+}
+
 pub async fn join_room(
     State(app): State<Arc<App>>,
     Path(code): Path<String>,
@@ -102,18 +127,8 @@ pub async fn join_room(
 ) -> Result<Json<JoinedRoom>, ApiError> {
     let request: JoinRequest =
         serde_json::from_slice(&body).map_err(|e| ApiError::new(ErrorCode::BadMessage, e.to_string()))?;
-    let not_found = || ApiError::new(ErrorCode::RoomNotFound, "no such room");
-    if !secrets::is_room_code(&code) {
-        return Err(not_found());
-    }
-    let handle = app
-        .room(&code)
-        .await
-        .map_err(|e| {
-            tracing::error!(room = %code, error = %e, "cannot load the room");
-            ApiError::new(ErrorCode::StorageFailed, "cannot load the room")
-        })?
-        .ok_or_else(not_found)?;
+    let handle = room_named(&app, &code).await?;
+    let gone = || ApiError::new(ErrorCode::ShuttingDown, "the room is closing");
     let (reply, answer) = oneshot::channel();
     handle
         .tx
@@ -122,7 +137,7 @@ pub async fn join_room(
             reply,
         })
         .await
-        .map_err(|_| not_found())?;
+        .map_err(|_| gone())?;
     match answer.await {
         Ok(Ok(j)) => Ok(Json(JoinedRoom {
             seat: j.faction,
@@ -131,7 +146,7 @@ pub async fn join_room(
         Ok(Err(code @ ErrorCode::SeatTaken)) => Err(ApiError::new(code, "both seats are taken")),
         Ok(Err(code @ ErrorCode::BadToken)) => Err(ApiError::new(code, "this invite is not valid")),
         Ok(Err(code)) => Err(ApiError::new(code, "could not join")),
-        Err(_) => Err(not_found()),
+        Err(_) => Err(gone()),
     }
 }
 

@@ -78,6 +78,7 @@ pub async fn run(listener: TcpListener, config: Config, shutdown: CancellationTo
 
     let router = Router::new()
         .route("/api/rooms", post(http::create_room))
+        .route("/api/rooms/{code}", get(http::room_status))
         .route("/api/rooms/{code}/join", post(http::join_room))
         .route("/ws/{code}", get(ws::upgrade))
         .route("/healthz", get(http::healthz))

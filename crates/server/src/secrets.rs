@@ -1,14 +1,20 @@
-//! Room codes and seat tokens. Codes are short but unguessable (50 bits in an alphabet without
-//! look-alike characters); tokens are 128-bit secrets that the server stores only as SHA-256 hashes.
+//! Room codes and seat tokens. Codes are typed by people and read aloud: 8 characters of
+//! Crockford's base32 (40 bits; no I, L, O or U), shown in two groups (`KJCH-M97E`) and read
+//! case-insensitively, with the look-alikes a person may type (O for 0, I or L for 1) taken as the
+//! character they resemble. Tokens are 128-bit secrets that the server stores only as SHA-256 hashes.
 
 use rand::TryRng;
 use rand::rngs::SysRng;
 use sha2::{Digest, Sha256};
 
-/// 32 characters without 0/O, 1/I/L and U: five bits each.
-const CODE_ALPHABET: &[u8; 32] = b"23456789ABCDEFGHJKMNPQRSTVWXYZab";
-/// 10 characters × 5 bits = 50 bits.
-pub const CODE_LEN: usize = 10;
+/// Crockford's base32: 32 characters, five bits each; I, L, O and U never appear.
+const CODE_ALPHABET: &[u8; 32] = b"0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+/// 8 characters × 5 bits = 40 bits.
+pub const CODE_LEN: usize = 8;
+/// Codes of rooms created before the current format (10 case-sensitive characters, 50 bits); they
+/// keep working exactly as they were written.
+const LEGACY_ALPHABET: &[u8; 32] = b"23456789ABCDEFGHJKMNPQRSTVWXYZab";
+const LEGACY_LEN: usize = 10;
 
 fn random_bytes<const N: usize>() -> Result<[u8; N], std::io::Error> {
     let mut buf = [0u8; N];
@@ -24,9 +30,22 @@ pub fn new_room_code() -> Result<String, std::io::Error> {
     Ok(bytes.iter().map(|b| CODE_ALPHABET[(b & 31) as usize] as char).collect())
 }
 
-/// Whether `code` could be a room code (checked before any lookup).
-pub fn is_room_code(code: &str) -> bool {
-    code.len() == CODE_LEN && code.bytes().all(|b| CODE_ALPHABET.contains(&b))
+/// The room code a person meant by `typed` (any case, with or without the group separator and
+/// spaces, O for 0, I or L for 1), or `None` if it cannot be a room code. Checked before any lookup.
+pub fn canonical_room_code(typed: &str) -> Option<String> {
+    let kept: String = typed.chars().filter(|c| *c != '-' && !c.is_whitespace()).collect();
+    if kept.len() == LEGACY_LEN && kept.bytes().all(|b| LEGACY_ALPHABET.contains(&b)) {
+        return Some(kept);
+    }
+    let code: String = kept
+        .chars()
+        .map(|c| match c.to_ascii_uppercase() {
+            'O' => '0',
+            'I' | 'L' => '1',
+            c => c,
+        })
+        .collect();
+    (code.len() == CODE_LEN && code.bytes().all(|b| CODE_ALPHABET.contains(&b))).then_some(code)
 }
 
 /// A new 128-bit secret, as 32 lowercase hex digits.
@@ -56,14 +75,35 @@ mod tests {
     use super::*;
 
     #[test]
-    fn codes_have_fifty_bits_in_the_alphabet() {
+    fn codes_have_forty_bits_without_look_alikes() {
         let a = new_room_code().unwrap();
         let b = new_room_code().unwrap();
-        assert!(is_room_code(&a) && is_room_code(&b));
+        assert_eq!(canonical_room_code(&a).as_deref(), Some(a.as_str()));
         assert_ne!(a, b);
-        assert_eq!(CODE_ALPHABET.len(), 32);
-        assert!(!is_room_code("0000000000"));
-        assert!(!is_room_code("ABC"));
+        assert_eq!(a.len(), CODE_LEN);
+        assert_eq!(CODE_ALPHABET.len(), 32, "five bits a character, 40 bits a code");
+        for look_alike in [b'I', b'L', b'O', b'U'] {
+            assert!(!CODE_ALPHABET.contains(&look_alike));
+        }
+    }
+
+    #[test]
+    fn codes_are_read_as_people_type_them() {
+        let code = Some("KJCHM97E".to_string());
+        for typed in ["KJCHM97E", "kjch-m97e", " KJCH M97E ", "Kjch-M97e"] {
+            assert_eq!(canonical_room_code(typed), code, "{typed:?}");
+        }
+        assert_eq!(
+            canonical_room_code("1o1I-l0ab").as_deref(),
+            Some("101110AB"),
+            "O is 0, I and L are 1"
+        );
+        assert_eq!(canonical_room_code("KJCH-M97"), None, "too short");
+        assert_eq!(canonical_room_code("KJCH-M97E2"), None, "too long");
+        assert_eq!(canonical_room_code("KJCH-M97!"), None);
+        assert_eq!(canonical_room_code("KJCH-U97E"), None, "U is never in a code");
+        // Rooms made before this format keep their exact, case-sensitive codes.
+        assert_eq!(canonical_room_code("Q7XKMB4a2T").as_deref(), Some("Q7XKMB4a2T"));
     }
 
     #[test]

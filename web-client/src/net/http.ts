@@ -1,5 +1,14 @@
-// The HTTP API (proto/PROTOCOL.md): create a room, take the free seat. Bodies are the generated types.
-import type { ApiErrorBody, ClientErrorCode, CreatedRoom, JoinedRoom, JoinRequest, RoomOptions } from "./protocol";
+// The HTTP API (proto/PROTOCOL.md): create a room, look one up by its code, take the free seat. Bodies
+// are the generated types.
+import type {
+  ApiErrorBody,
+  ClientErrorCode,
+  CreatedRoom,
+  JoinedRoom,
+  JoinRequest,
+  RoomOptions,
+  RoomStatus,
+} from "./protocol";
 
 /** A refused or failed request: the `ApiErrorBody` code (or a local code) plus the HTTP status (0: no answer). */
 export class ApiError extends Error {
@@ -41,14 +50,18 @@ export class ApiClient {
     private base = "",
   ) {}
 
-  private async post<T>(path: string, body: unknown): Promise<T> {
+  private post<T>(path: string, body: unknown): Promise<T> {
+    return this.request<T>(path, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  }
+
+  private async request<T>(path: string, init: Parameters<FetchLike>[1]): Promise<T> {
     let res: Awaited<ReturnType<FetchLike>>;
     try {
-      res = await this.fetchFn(`${this.base}${path}`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
+      res = await this.fetchFn(`${this.base}${path}`, init);
     } catch (e) {
       throw new ApiError(0, "network", e instanceof Error ? e.message : String(e));
     }
@@ -70,7 +83,13 @@ export class ApiClient {
     return this.post<CreatedRoom>("/api/rooms", options);
   }
 
-  joinRoom(code: string, invite: string): Promise<JoinedRoom> {
+  /** Whether room `code` has a free seat and allows watching (`room_not_found` if there is none). */
+  roomStatus(code: string): Promise<RoomStatus> {
+    return this.request<RoomStatus>(`/api/rooms/${encodeURIComponent(code)}`, { method: "GET" });
+  }
+
+  /** Takes the free seat with the invite secret, or (`null`) with the room code alone. */
+  joinRoom(code: string, invite: string | null): Promise<JoinedRoom> {
     const body: JoinRequest = { invite };
     return this.post<JoinedRoom>(`/api/rooms/${encodeURIComponent(code)}/join`, body);
   }

@@ -30,6 +30,7 @@ export type { Presence } from "../../../proto/ts/Presence";
 export type { Role } from "../../../proto/ts/Role";
 export type { RoomInfo } from "../../../proto/ts/RoomInfo";
 export type { RoomOptions } from "../../../proto/ts/RoomOptions";
+export type { RoomStatus } from "../../../proto/ts/RoomStatus";
 export type { RoundResult } from "../../../proto/ts/RoundResult";
 export type { ServerMsg } from "../../../proto/ts/ServerMsg";
 export type { SideChoice } from "../../../proto/ts/SideChoice";

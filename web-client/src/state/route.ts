@@ -1,3 +1,5 @@
+import { canonicalCode } from "../net/roomCode";
+
 export type Route =
   | { page: "landing" }
   | { page: "room"; code: string }
@@ -9,9 +11,9 @@ export type Route =
 export function parseRoute(pathname: string, hash: string): Route {
   const path = pathname.replace(/\/+$/, "") || "/";
   if (path === "/") return { page: "landing" };
-  const m = /^\/r\/([A-Za-z0-9]+)(\/join|\/watch)?$/.exec(path);
-  if (!m) return { page: "notFound" };
-  const code = m[1]!; // codes are case-sensitive
+  const m = /^\/r\/([A-Za-z0-9-]+)(\/join|\/watch)?$/.exec(path);
+  const code = m ? canonicalCode(m[1]!) : null;
+  if (!m || !code) return { page: "notFound" };
   if (m[2] === "/join") return { page: "join", code, invite: hash.replace(/^#/, "") };
   if (m[2] === "/watch") return { page: "watch", code };
   return { page: "room", code };

@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import { errorMessage, t } from "../i18n";
 import { ApiError } from "../net/http";
 import type { Mode, Opponent, SideChoice, SpectatorPolicy } from "../net/protocol";
+import { canonicalCode, displayCode } from "../net/roomCode";
 import { navigate } from "./router";
 import { api, tokens } from "./services";
 import { LanguagePicker } from "./widgets";
@@ -21,6 +22,10 @@ export function Landing() {
   const [code, setCode] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [entering, setEntering] = useState(false);
+  const [entryError, setEntryError] = useState<string | null>(null);
+  /** A room whose seats are both taken: the code, offered to watch. */
+  const [full, setFull] = useState<string | null>(null);
 
   const create = async (e: Event) => {
     e.preventDefault();
@@ -38,13 +43,38 @@ export function Landing() {
     }
   };
 
-  const cleaned = code
-    .trim()
-    .replace(/^.*\/r\//, "")
-    .replace(/[^A-Za-z0-9]/g, "");
-  const enter = (e: Event) => {
+  const typed = canonicalCode(code);
+  // A typed code takes the room's free seat; with both seats taken it offers to watch; this device's
+  // own seat (its token) goes straight to the room.
+  const enter = async (e: Event) => {
     e.preventDefault();
-    if (cleaned) navigate(`/r/${cleaned}`);
+    setEntryError(null);
+    setFull(null);
+    if (!typed) {
+      setEntryError(t("landing.badCode"));
+      return;
+    }
+    if (tokens.getToken(typed)) {
+      navigate(`/r/${typed}`);
+      return;
+    }
+    setEntering(true);
+    try {
+      const status = await api.roomStatus(typed);
+      if (status.seat_free) {
+        const joined = await api.joinRoom(status.code, null);
+        tokens.setToken(status.code, joined.token);
+        navigate(`/r/${status.code}`);
+      } else if (status.spectators === "anyone_with_link") {
+        setFull(status.code);
+      } else {
+        setEntryError(t("landing.seatsTakenNoWatch"));
+      }
+    } catch (err) {
+      setEntryError(err instanceof ApiError ? errorMessage(err.code, err.message) : String(err));
+    } finally {
+      setEntering(false);
+    }
   };
 
   return (
@@ -106,18 +136,32 @@ export function Landing() {
           <input
             id="code"
             value={code}
+            placeholder="KJCH-M97E"
             autoComplete="off"
-            autoCapitalize="off"
+            autoCapitalize="characters"
             spellcheck={false}
             onInput={(e) => setCode((e.currentTarget as HTMLInputElement).value)}
           />
-          <button type="submit" disabled={!cleaned}>
-            {t("landing.enterButton")}
+          <button type="submit" disabled={!code.trim() || entering}>
+            {entering ? t("landing.joining") : t("landing.enterButton")}
           </button>
-          <button type="button" disabled={!cleaned} onClick={() => navigate(`/r/${cleaned}/watch`)}>
+          <button type="button" disabled={!typed} onClick={() => navigate(`/r/${typed}/watch`)}>
             {t("landing.watchButton")}
           </button>
         </div>
+        {full && (
+          <p class="notice" role="status">
+            {t("landing.seatsTaken", { code: displayCode(full) })}{" "}
+            <a class="button" href={`/r/${full}/watch`}>
+              {t("landing.watchButton")}
+            </a>
+          </p>
+        )}
+        {entryError && (
+          <p class="error" role="alert">
+            {entryError}
+          </p>
+        )}
       </form>
     </main>
   );

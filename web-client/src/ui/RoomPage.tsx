@@ -4,6 +4,7 @@ import { colon, errorMessage, logLine, sideName, t } from "../i18n";
 import { Connection } from "../net/connection";
 import { browserSocketFactory, realClock, wsUrlFor } from "../net/env";
 import { otherFaction } from "../net/protocol";
+import { displayCode } from "../net/roomCode";
 import { GameStore } from "../state/store";
 import { CardDetail } from "./CardDetail";
 import { CharacterChoice } from "./CharacterChoice";
@@ -44,7 +45,7 @@ export function RoomPage({ code, watch }: { code: string; watch: boolean }) {
         <div class="topline">
           <LanguagePicker />
         </div>
-        <h1>{t("header.room", { code })}</h1>
+        <h1>{t("header.room", { code: displayCode(code) })}</h1>
         <div class="panel">
           <p>{t("room.noToken")}</p>
           <p class="row">
@@ -79,7 +80,7 @@ function Header({ code, store }: { code: string; store: GameStore }) {
     status === "waiting" ? t("status.waiting", { s: Math.ceil((retry ?? 0) / 1000) }) : t(`status.${status}`);
   return (
     <header class="topbar">
-      <span class="code">{t("header.room", { code })}</span>
+      <span class="code">{t("header.room", { code: displayCode(code) })}</span>
       <span class={`conn ${status}`} role="status">
         <span class="dot" aria-hidden="true" /> {statusText}
         {status === "waiting" && (
@@ -137,7 +138,7 @@ function Room({ code, store }: { code: string; store: GameStore }) {
   }
   const opp = me ? otherFaction(me) : null;
   const oppSeat = store.opponentSeat.value;
-  const title = `${t("header.room", { code })} · ${t("app.title")}`;
+  const title = `${t("header.room", { code: displayCode(code) })} · ${t("app.title")}`;
   useEffect(() => {
     document.title = title;
   }, [title]);

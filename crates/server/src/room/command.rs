@@ -2,7 +2,7 @@
 //! talk to a room only through these.
 
 use axum::extract::ws::Utf8Bytes;
-use evr_protocol::{ErrorCode, Role};
+use evr_protocol::{ErrorCode, Role, RoomStatus};
 use evr_rules::{Action, Faction};
 use tokio::sync::{mpsc, oneshot};
 
@@ -39,10 +39,14 @@ pub enum Command {
     ClaimWin {
         conn: ConnId,
     },
-    /// The guest takes the free seat with the invite secret (HTTP).
+    /// The guest takes the free seat with the invite secret, or with the code alone (`None`).
     Join {
-        invite: String,
+        invite: Option<String>,
         reply: oneshot::Sender<Result<Joined, ErrorCode>>,
+    },
+    /// What anyone with the code may know of the room (HTTP).
+    Status {
+        reply: oneshot::Sender<RoomStatus>,
     },
     /// The computer opponent decided (`None`: it found nothing to do).
     ComputerAction {

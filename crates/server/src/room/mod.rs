@@ -215,8 +215,11 @@ impl Room {
                 Command::Rematch { conn } => self.rematch(conn).await,
                 Command::ClaimWin { conn } => self.claim_win(conn).await,
                 Command::Join { invite, reply } => {
-                    let result = self.join(&invite).await;
+                    let result = self.join(invite.as_deref()).await;
                     let _ = reply.send(result);
+                }
+                Command::Status { reply } => {
+                    let _ = reply.send(self.status());
                 }
                 Command::ComputerAction { based_on, action } => self.computer_action(based_on, action).await,
                 Command::Shutdown => {

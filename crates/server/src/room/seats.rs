@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use evr_protocol::{ErrorCode, Role, ServerMsg, SpectatorPolicy};
+use evr_protocol::{ErrorCode, Role, RoomStatus, ServerMsg, SpectatorPolicy};
 use tokio::sync::mpsc;
 
 use super::seat::Seat;
@@ -14,6 +14,15 @@ use crate::secrets;
 use crate::store::{GameResult, WriteOp};
 
 impl Room {
+    /// What anyone with the code may know: whether the other seat is free, whether they may watch.
+    pub(super) fn status(&self) -> RoomStatus {
+        RoomStatus {
+            code: self.code.clone(),
+            seat_free: self.seat_hashes[Seat::Guest].is_none(),
+            spectators: self.options.spectators,
+        }
+    }
+
     pub(super) fn connect(
         &mut self,
         conn: ConnId,
@@ -66,8 +75,11 @@ impl Room {
         }
     }
 
-    pub(super) async fn join(&mut self, invite: &str) -> Result<Joined, ErrorCode> {
-        if !secrets::token_matches(invite, &self.invite_hash) {
+    /// The guest takes the free seat: with the invite secret, or with the room code alone
+    /// (`invite: None`, a person typed the code). A wrong secret is refused even while the seat is
+    /// free.
+    pub(super) async fn join(&mut self, invite: Option<&str>) -> Result<Joined, ErrorCode> {
+        if invite.is_some_and(|i| !secrets::token_matches(i, &self.invite_hash)) {
             return Err(ErrorCode::BadToken);
         }
         if self.seat_hashes[Seat::Guest].is_some() {

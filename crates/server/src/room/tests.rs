@@ -176,7 +176,7 @@ async fn join(room: &RoomHandle, invite: &str) -> Result<Joined, ErrorCode> {
     let (reply, answer) = oneshot::channel();
     room.tx
         .send(Command::Join {
-            invite: invite.into(),
+            invite: Some(invite.into()),
             reply,
         })
         .await

@@ -51,9 +51,9 @@ pub(super) async fn enter(
     hello: Hello,
     out: mpsc::Sender<Outbound>,
 ) -> Result<RoomHandle, Refusal> {
-    let found = match secrets::is_room_code(code) {
-        true => app.room(code).await,
-        false => Ok(None),
+    let found = match secrets::canonical_room_code(code) {
+        Some(code) => app.room(&code).await,
+        None => Ok(None),
     };
     let handle = match found {
         Ok(Some(handle)) => handle,

@@ -115,7 +115,7 @@ async fn actions_wait_for_the_second_player_and_spectators_can_be_off() -> Resul
     let created = support::create_room(server.addr, &options).await?;
     assert_eq!(created.seat, evr_rules::Faction::Rebel);
     assert_eq!(created.watch_url, None);
-    assert_eq!(created.code.len(), 10);
+    assert_eq!(created.code.len(), 8);
     let (mut a, welcome) = Client::hello(server.addr, &created.code, Some(&created.token), None).await?;
     a.send(&support::action(0, "c1", welcome.view.legal_actions[0])).await?;
     expect_error(&mut a, ErrorCode::WaitingForOpponent).await?;
@@ -124,7 +124,7 @@ async fn actions_wait_for_the_second_player_and_spectators_can_be_off() -> Resul
     s.send(&support::hello(None, None)).await?;
     expect_error(&mut s, ErrorCode::SpectatorsNotAllowed).await?;
 
-    let refused = support::join_room(server.addr, &created.code, "nope").await?;
+    let refused = support::join_room(server.addr, &created.code, Some("nope")).await?;
     assert_eq!(
         refused.map(|_| ()).map_err(|(s, e)| (s, e.code)),
         Err((403, ErrorCode::BadToken))

@@ -55,7 +55,7 @@ async fn a_whole_game_against_the_computer_with_a_spectator() -> Result<()> {
     let created = support::create_room(server.addr, &options).await?;
     assert!(created.invite_url.is_none(), "nobody else can take the computer's seat");
     let code = created.code.clone();
-    let refused = support::join_room(server.addr, &code, "x").await?;
+    let refused = support::join_room(server.addr, &code, Some("x")).await?;
     assert_eq!(refused.err().map(|(status, _)| status), Some(403));
 
     let (mut watcher, _) = Client::hello(server.addr, &code, None, None).await?;

@@ -37,7 +37,7 @@ async fn secret_phase(rebel_characters: [&str; 4], rebel_strategy: &str) -> Resu
     };
     let created = support::create_room(server.addr, &options).await?;
     let code = created.code.clone();
-    let joined = support::join_room(server.addr, &code, &support::invite_secret(&created)?)
+    let joined = support::join_room(server.addr, &code, Some(&support::invite_secret(&created)?))
         .await?
         .map_err(|e| anyhow::anyhow!("join refused: {e:?}"))?;
     let imperial_token = created.token;

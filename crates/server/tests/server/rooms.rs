@@ -1,7 +1,7 @@
 //! Room life: rematch with swapped sides, spectators staying, creation limits and metrics.
 
 use anyhow::Result;
-use evr_protocol::{ClientMsg, ErrorCode, Role, SpectatorPolicy};
+use evr_protocol::{ClientMsg, ErrorCode, Role, RoomStatus, SpectatorPolicy, room_path};
 use evr_rules::{Action, Mode};
 use serde_json::json;
 
@@ -150,5 +150,59 @@ async fn the_page_is_served_and_unknown_files_are_not_found() -> Result<()> {
     let (status, refusal) =
         support::post_raw(server.addr, "/api/rooms/ZZZZZZZZZZ/join", json!({"invite": "x"})).await?;
     assert_eq!((status, refusal["code"].as_str()), (404, Some("room_not_found")));
+    server.stop().await
+}
+
+#[tokio::test]
+async fn a_typed_code_takes_the_free_seat_and_then_offers_to_watch() -> Result<()> {
+    let server = support::start("code-join").await?;
+    let addr = server.addr;
+    let created = support::create_room(addr, &support::options(Mode::Full)).await?;
+    assert_eq!(created.code.len(), 8, "codes are 8 characters: {}", created.code);
+    // As a person types it: lower case, in its two groups.
+    let typed = format!("{}-{}", &created.code[..4], &created.code[4..]).to_lowercase();
+
+    let status: Result<RoomStatus, _> = support::get(addr, &room_path(&typed)).await?;
+    let expected = RoomStatus {
+        code: created.code.clone(),
+        seat_free: true,
+        spectators: SpectatorPolicy::AnyoneWithLink,
+    };
+    assert_eq!(status.ok(), Some(expected.clone()));
+    let joined = support::join_room(addr, &typed, None)
+        .await?
+        .map_err(|e| anyhow::anyhow!("the code alone takes the free seat: {e:?}"))?;
+    assert_eq!(joined.seat, created.seat.opponent());
+    let status: Result<RoomStatus, _> = support::get(addr, &room_path(&typed)).await?;
+    assert_eq!(
+        status.ok(),
+        Some(RoomStatus {
+            seat_free: false,
+            ..expected
+        }),
+        "now the code offers to watch"
+    );
+    let again = support::join_room(addr, &typed, None).await?;
+    assert_eq!(again.err().map(|(s, e)| (s, e.code)), Some((409, ErrorCode::SeatTaken)));
+    // The seat is the guest's: its token plays over the WebSocket, reached by the typed code too.
+    let (_guest, welcome) = Client::hello(addr, &typed, Some(&joined.token), None).await?;
+    assert_eq!(welcome.you, Role::Seat(created.seat.opponent()));
+    assert_eq!(welcome.room.code, created.code);
+
+    // An unknown or impossible code says so.
+    for unknown in ["ZZZZ-ZZZZ", "KJCH_M97E", "KJCH-U97E"] {
+        let status: Result<RoomStatus, _> = support::get(addr, &room_path(unknown)).await?;
+        assert_eq!(
+            status.err().map(|(s, e)| (s, e.code)),
+            Some((404, ErrorCode::RoomNotFound)),
+            "{unknown}"
+        );
+        let join = support::join_room(addr, unknown, None).await?;
+        assert_eq!(join.err().map(|(s, _)| s), Some(404), "{unknown}");
+    }
+    // A wrong invite secret is refused even while the seat is free.
+    let other = support::create_room(addr, &support::options(Mode::Full)).await?;
+    let wrong = support::join_room(addr, &other.code, Some("0123456789abcdef0123456789abcdef")).await?;
+    assert_eq!(wrong.err().map(|(s, e)| (s, e.code)), Some((403, ErrorCode::BadToken)));
     server.stop().await
 }

@@ -155,12 +155,33 @@ pub async fn create_room(addr: SocketAddr, options: &RoomOptions) -> Result<Crea
         .map_err(|(status, e)| anyhow!("create: {status} {e:?}"))
 }
 
-/// `POST /api/rooms/{code}/join`.
-pub async fn join_room(addr: SocketAddr, code: &str, invite: &str) -> Result<Result<JoinedRoom, (u16, ApiErrorBody)>> {
+/// `POST /api/rooms/{code}/join`, with the invite secret or (`None`) with the code alone.
+pub async fn join_room(
+    addr: SocketAddr,
+    code: &str,
+    invite: Option<&str>,
+) -> Result<Result<JoinedRoom, (u16, ApiErrorBody)>> {
     let body = JoinRequest {
-        invite: invite.to_string(),
+        invite: invite.map(str::to_string),
     };
     post(addr, &join_room_path(code), &body).await
+}
+
+/// `GET path`: the typed answer, or the protocol's error body (with the status).
+pub async fn get<T: DeserializeOwned>(addr: SocketAddr, path: &str) -> Result<Result<T, (u16, ApiErrorBody)>> {
+    let (status, text) = http(addr, "GET", path, None).await?;
+    if (200..300).contains(&status) {
+        return Ok(Ok(
+            serde_json::from_str(&text).with_context(|| format!("answer {text:?}"))?
+        ));
+    }
+    let refusal: ApiErrorBody = serde_json::from_str(&text).with_context(|| format!("error body {text:?}"))?;
+    assert_eq!(
+        status,
+        refusal.code.http_status(),
+        "the status is the code's: {refusal:?}"
+    );
+    Ok(Err((status, refusal)))
 }
 
 /// The invite secret of a created room (the fragment of its invite link).
@@ -180,7 +201,7 @@ pub struct Seats {
 
 pub async fn create_and_join(addr: SocketAddr, mode: Mode) -> Result<Seats> {
     let created = create_room(addr, &options(mode)).await?;
-    let joined = join_room(addr, &created.code, &invite_secret(&created)?)
+    let joined = join_room(addr, &created.code, Some(&invite_secret(&created)?))
         .await?
         .map_err(|(status, e)| anyhow!("join: {status} {e:?}"))?;
     Ok(Seats {
