@@ -1047,7 +1047,13 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
         }
         if (kind === "strategy") {
           await moment("planning-" + P.name, () => shot(P.page, `03-planning${sfx}`));
-          await useOne(P, "button.strategy", rng);
+          // Confirm before commit: selecting a strategy sends nothing; only its Confirm does.
+          const sentBefore = P.sent;
+          const picked = await useOne(P, "button.strategy", rng, { sends: false });
+          if (!picked) continue;
+          await P.page.waitForTimeout(150);
+          assert.equal(P.sent, sentBefore, `${P.name}: selecting "${picked.label}" sent an action before Confirm`);
+          await useOne(P, "button.strategy-confirm", () => 0);
           continue;
         }
         if (kind === "dialog") {

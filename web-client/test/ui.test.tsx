@@ -157,6 +157,41 @@ describe("UI", () => {
     expect(enabled.length).toBe(2);
   });
 
+  it("planning: a click selects a strategy and may change it; only Confirm sends it", () => {
+    const v = makeView({
+      phase: "planning",
+      turn: null,
+      planning: { chooser: ["rebel", "imperial"], open: [true, true] },
+      legal_actions: (["deception", "support", "infiltration"] as const).map((strategy) => ({
+        type: "choose_strategy" as const,
+        target: "rebel" as const,
+        strategy,
+      })),
+    });
+    v.rebel.strategy = { state: "none" };
+    const store = storeWith(v);
+    const sent: Action[] = [];
+    store.act = (a) => {
+      sent.push(a);
+      return true;
+    };
+    act(() => render(<Planning store={store} />, root));
+    const confirm = () => root.querySelector("button.strategy-confirm") as HTMLButtonElement;
+    const strategy = (name: string) =>
+      [...root.querySelectorAll("button.strategy")].find((b) => b.textContent?.startsWith(name)) as HTMLButtonElement;
+    expect(confirm().disabled).toBe(true);
+    expect(confirm().textContent).toBe("Select a strategy, then confirm");
+    act(() => strategy("Deception").click());
+    expect(sent).toEqual([]);
+    expect(strategy("Deception").getAttribute("aria-pressed")).toBe("true");
+    act(() => strategy("Support").click());
+    expect(sent).toEqual([]);
+    expect(strategy("Deception").getAttribute("aria-pressed")).toBe("false");
+    expect(confirm().textContent).toBe("Confirm Support");
+    act(() => confirm().click());
+    expect(sent).toEqual([{ type: "choose_strategy", target: "rebel", strategy: "support" }]);
+  });
+
   it("pending choice: dialog titled by the card, confirm sends the chosen option", () => {
     const v = makeView({
       pending: {

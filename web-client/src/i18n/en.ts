@@ -97,6 +97,8 @@ export const en = {
   "strategy.title": "Choose strategies",
   "strategy.forYou": "Choose your strategy card",
   "strategy.forOpponent": "Infiltration: choose the {side} strategy",
+  "strategy.confirm": "Confirm {strategy}",
+  "strategy.selectFirst": "Select a strategy, then confirm",
   "strategy.used": "used",
   "strategy.chosen": "chosen",
   "strategy.hidden": "chosen (hidden)",

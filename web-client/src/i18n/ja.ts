@@ -99,6 +99,8 @@ export const ja: Messages = {
   "strategy.title": "戦略の選択",
   "strategy.forYou": "あなたの戦略カードを選ぶ",
   "strategy.forOpponent": "潜入：{side}の戦略カードを選ぶ",
+  "strategy.confirm": "「{strategy}」で決定",
+  "strategy.selectFirst": "戦略を選んでから決定してください",
   "strategy.used": "使用済み",
   "strategy.chosen": "選択済み",
   "strategy.hidden": "選択済み（非公開）",

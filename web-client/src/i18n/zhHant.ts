@@ -99,6 +99,8 @@ export const zhHant: Messages = {
   "strategy.title": "選擇戰略牌",
   "strategy.forYou": "選擇你的戰略牌",
   "strategy.forOpponent": "滲透：為{side}選擇戰略牌",
+  "strategy.confirm": "確認選擇「{strategy}」",
+  "strategy.selectFirst": "先選一張戰略牌，再確認",
   "strategy.used": "已使用",
   "strategy.chosen": "已選擇",
   "strategy.hidden": "已選擇（未公開）",

@@ -1,3 +1,4 @@
+import { useState } from "preact/hooks";
 import { STRATEGIES } from "../data/cards";
 import { colon, sideName, strategyName, strategyText, t } from "../i18n";
 import { FACTIONS, otherFaction, type PlayerView, type Strategy } from "../net/protocol";
@@ -62,6 +63,7 @@ export function Planning({ store }: { store: GameStore }) {
                 <>
                   <p>{f === me ? t("strategy.forYou") : t("strategy.forOpponent", { side: sideName(f) })}</p>
                   <StrategyRow
+                    key={`${view.round}-${f}`}
                     p={p}
                     legal={legal.flatMap((a) => (a.type === "choose_strategy" ? [a.strategy] : []))}
                     busy={store.busy.value}
@@ -98,28 +100,49 @@ function UsedList({ p }: { p: PlayerView }) {
   );
 }
 
+/** The strategies for one target: a click selects (and may change) the choice; only Confirm sends
+ *  it, so one slip of the finger never commits a strategy. */
 function StrategyRow(props: { p: PlayerView; legal: Strategy[]; busy: boolean; onPick: (s: Strategy) => void }) {
+  const [selected, setSelected] = useState<Strategy | null>(null);
+  const chosen = selected !== null && props.legal.includes(selected) ? selected : null;
   return (
-    <ul class="strategies" role="list">
-      {STRATEGIES.map((s) => {
-        const used = props.p.used_strategies.includes(s);
-        const ok = props.legal.includes(s);
-        return (
-          <li key={s}>
-            <button
-              type="button"
-              class={`strategy ${used ? "used" : ""}`}
-              disabled={!ok || props.busy}
-              onClick={() => props.onPick(s)}
-              aria-label={`${strategyName(s)}${used ? ` (${t("strategy.used")})` : ""}: ${strategyText(s)}`}
-            >
-              <strong>{strategyName(s)}</strong>
-              <span class="small">{strategyText(s)}</span>
-              {used && <span class="tag">{t("strategy.used")}</span>}
-            </button>
-          </li>
-        );
-      })}
-    </ul>
+    <>
+      <ul class="strategies" role="list">
+        {STRATEGIES.map((s) => {
+          const used = props.p.used_strategies.includes(s);
+          const ok = props.legal.includes(s);
+          return (
+            <li key={s}>
+              <button
+                type="button"
+                class={`strategy ${used ? "used" : ""} ${chosen === s ? "selected" : ""}`}
+                disabled={!ok || props.busy}
+                aria-pressed={chosen === s}
+                onClick={() => setSelected(s)}
+                aria-label={`${strategyName(s)}${used ? ` (${t("strategy.used")})` : ""}: ${strategyText(s)}`}
+              >
+                <strong>{strategyName(s)}</strong>
+                <span class="small">{strategyText(s)}</span>
+                {used && <span class="tag">{t("strategy.used")}</span>}
+              </button>
+            </li>
+          );
+        })}
+      </ul>
+      <p class="confirm-row">
+        <button
+          type="button"
+          class="primary strategy-confirm"
+          disabled={chosen === null || props.busy}
+          onClick={() => chosen && props.onPick(chosen)}
+        >
+          {props.busy
+            ? t("action.sending")
+            : chosen
+              ? t("strategy.confirm", { strategy: strategyName(chosen) })
+              : t("strategy.selectFirst")}
+        </button>
+      </p>
+    </>
   );
 }
