@@ -157,6 +157,25 @@ describe("UI", () => {
     expect(enabled.length).toBe(2);
   });
 
+  it("the event card and the counts say what their numbers are, in words", () => {
+    const v = makeView({ legal_actions: [{ type: "pass" }] });
+    v.rebel.unused_strategy_count = 4;
+    v.rebel.vp = 2;
+    act(() => render(<Table store={storeWith(v)} />, root));
+    expect(root.querySelector(".objective-label")?.textContent).toBe("Objective value");
+    expect(root.querySelector(".objective")?.textContent).toBe("15");
+    expect(root.querySelector(".event .pips-label")?.textContent).toBe("Capacity 4");
+    const rebel = root.querySelector("section.strip.rebel")!;
+    expect(rebel.textContent).toContain("Strategies left");
+    expect(rebel.textContent).toContain("4 / 5");
+    expect(rebel.textContent).toContain("2 / 7");
+    setLanguage("ja");
+    act(() => render(<Table store={storeWith(v)} />, root));
+    expect(root.querySelector(".objective-label")?.textContent).toBe("目標値");
+    expect(root.querySelector(".event .pips-label")?.textContent).toBe("収容力 4");
+    setLanguage("en");
+  });
+
   it("planning: a click selects a strategy and may change it; only Confirm sends it", () => {
     const v = makeView({
       phase: "planning",

@@ -124,6 +124,7 @@ export const en = {
   "table.discard": "Discard",
   "table.reserve": "Reserve",
   "table.strategies": "Strategies",
+  "table.strategiesLeft": "Strategies left",
   "table.total": "Total",
   "table.bust": "BUST",
   "table.totalOf": "{total} / {objective}",

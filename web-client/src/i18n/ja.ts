@@ -126,6 +126,7 @@ export const ja: Messages = {
   "table.discard": "捨て札",
   "table.reserve": "予備",
   "table.strategies": "戦略カード",
+  "table.strategiesLeft": "残りの戦略カード",
   "table.total": "総リソース値",
   "table.bust": "バースト",
   "table.totalOf": "{total} / {objective}",

@@ -126,6 +126,7 @@ export const zhHant: Messages = {
   "table.discard": "棄牌堆",
   "table.reserve": "儲備堆",
   "table.strategies": "戰略牌",
+  "table.strategiesLeft": "剩餘戰略牌",
   "table.total": "總資源點數",
   "table.bust": "爆掉",
   "table.totalOf": "{total} / {objective}",

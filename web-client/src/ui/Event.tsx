@@ -10,22 +10,20 @@ export function EventCard({ view }: { view: View }) {
     <section class="event" aria-label={`${t("event.title")}: ${eventName(ev.event)}`}>
       <div class="event-head">
         <h3>{eventName(ev.event)}</h3>
-        <span
-          class="objective"
-          role="img"
-          aria-label={`${t("event.objective")} ${ev.objective}`}
-          title={t("event.objective")}
-        >
-          {ev.objective}
+        <span class="objective-box">
+          <span class="objective-label">{t("event.objective")}</span>
+          <span class="objective">{ev.objective}</span>
         </span>
       </div>
-      <div class="pips" aria-label={t("event.capacity", { n: ev.capacity })} role="img">
-        {Array.from({ length: ev.capacity }, (_, i) => (
-          <span key={i} class="hex" aria-hidden="true">
-            ⬡
-          </span>
-        ))}
-        <span class="sr-visible">{t("event.capacity", { n: ev.capacity })}</span>
+      <div class="pips">
+        <span aria-hidden="true">
+          {Array.from({ length: ev.capacity }, (_, i) => (
+            <span key={i} class="hex">
+              ⬡
+            </span>
+          ))}
+        </span>{" "}
+        <span class="pips-label">{t("event.capacity", { n: ev.capacity })}</span>
       </div>
       <p class="rewards">
         {t("event.vp", { n: ev.vp })} · {t("event.influence", { n: ev.influence })}

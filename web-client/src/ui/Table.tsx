@@ -71,8 +71,7 @@ function PlayerStrip({ view, f, store }: { view: View; f: Faction; store: GameSt
         <div>
           <dt>{t("table.vp")}</dt>
           <dd>
-            <Pips n={Math.min(p.vp, 7)} of={7} label={`${p.vp} / 7`} />
-            {p.vp > 7 ? ` ${p.vp}` : ""}
+            <Pips n={p.vp} of={7} label={`${p.vp} / 7`} />
           </dd>
         </div>
         <div>
@@ -92,7 +91,7 @@ function PlayerStrip({ view, f, store }: { view: View; f: Faction; store: GameSt
           <dd>{p.reserve_size}</dd>
         </div>
         <div>
-          <dt>{t("table.strategies")}</dt>
+          <dt>{t("table.strategiesLeft")}</dt>
           <dd>
             <Pips n={p.unused_strategy_count} of={5} square label={`${p.unused_strategy_count} / 5`} />
           </dd>
@@ -154,15 +153,19 @@ function StrategySlotCard({ p }: { p: PlayerView }) {
   );
 }
 
-/** Filled and empty marks (VP ●●○○○○○, strategies ▣▣▢▢▢) with the number for screen readers. */
+/** Filled and empty marks (VP ●●○○○○○, strategies ▣▣▢▢▢) followed by the number itself, so a
+ *  newcomer reads "4" without counting marks. */
 function Pips({ n, of, square, label }: { n: number; of: number; square?: boolean; label: string }) {
   const on = square ? "▣" : "●";
   const off = square ? "▢" : "○";
   return (
-    <span class="pips-inline" role="img" aria-label={label} title={label}>
-      {on.repeat(Math.max(0, n))}
-      {off.repeat(Math.max(0, of - n))}
-    </span>
+    <>
+      <span class="pips-inline" aria-hidden="true" title={label}>
+        {on.repeat(Math.max(0, Math.min(n, of)))}
+        {off.repeat(Math.max(0, of - n))}
+      </span>{" "}
+      <span class="pip-num">{label}</span>
+    </>
   );
 }
 
