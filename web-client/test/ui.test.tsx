@@ -148,8 +148,16 @@ describe("UI", () => {
     v.rebel.used_strategies = ["bureaucracy"];
     v.imperial.modifiers.infiltrated = true;
     v.rebel.strategy = { state: "none" };
+    v.imperial.vp = 3;
+    v.imperial.influence = 2;
     act(() => render(<Planning store={storeWith(v)} />, root));
     expect(root.textContent).toContain("Infiltration: the Rebel chooses the Imperial strategy this round.");
+    // The score stays in view while planning: both sides' counts and the round.
+    const strip = root.querySelector(".score-strip")!;
+    expect(strip.querySelector(".score-side.imperial")?.textContent).toContain("3 / 7");
+    expect(strip.querySelector(".score-side.imperial")?.textContent).toContain("Influence2");
+    expect(strip.querySelector(".score-side.rebel")?.textContent).toContain("Strategies left");
+    expect(strip.textContent).toContain(`Round ${v.round}`);
     const used = [...root.querySelectorAll("button.strategy.used")];
     expect(used.length).toBe(1);
     expect(used[0]!.textContent).toContain("used");

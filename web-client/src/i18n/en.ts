@@ -125,6 +125,7 @@ export const en = {
   "table.reserve": "Reserve",
   "table.strategies": "Strategies",
   "table.strategiesLeft": "Strategies left",
+  "table.score": "Score",
   "table.total": "Total",
   "table.bust": "BUST",
   "table.totalOf": "{total} / {objective}",

@@ -127,6 +127,7 @@ export const ja: Messages = {
   "table.reserve": "予備",
   "table.strategies": "戦略カード",
   "table.strategiesLeft": "残りの戦略カード",
+  "table.score": "スコア",
   "table.total": "総リソース値",
   "table.bust": "バースト",
   "table.totalOf": "{total} / {objective}",

@@ -127,6 +127,7 @@ export const zhHant: Messages = {
   "table.reserve": "儲備堆",
   "table.strategies": "戰略牌",
   "table.strategiesLeft": "剩餘戰略牌",
+  "table.score": "比分",
   "table.total": "總資源點數",
   "table.bust": "爆掉",
   "table.totalOf": "{total} / {objective}",

@@ -4,6 +4,7 @@ import { colon, sideName, strategyName, strategyText, t } from "../i18n";
 import { FACTIONS, otherFaction, type PlayerView, type Strategy } from "../net/protocol";
 import { playerOf, strategyChoices } from "../state/derived";
 import type { GameStore } from "../state/store";
+import { ScoreStrip } from "./Counts";
 import { EventCard, RoundSummary } from "./Event";
 
 function Modifiers({ p }: { p: PlayerView }) {
@@ -32,6 +33,7 @@ export function Planning({ store }: { store: GameStore }) {
   const last = view.rounds.length > 0 ? view.rounds[view.rounds.length - 1] : null;
   return (
     <div class="planning">
+      <ScoreStrip view={view} me={me} />
       {last && last.round < view.round && <RoundSummary result={last} />}
       <EventCard view={view} />
       <section class="panel" aria-labelledby="plan-h">

@@ -5,6 +5,7 @@ import type { Faction, PlayerView, View } from "../net/protocol";
 import { choiceKey, myAnswers, optionForCard, playerOf, refKey, totalStatus } from "../state/derived";
 import type { GameStore } from "../state/store";
 import { CardFace } from "./Card";
+import { Counts } from "./Counts";
 import { EventCard, RoundSummary } from "./Event";
 import { slotText } from "./Planning";
 import { pendingSelection } from "./selection";
@@ -67,36 +68,7 @@ function PlayerStrip({ view, f, store }: { view: View; f: Faction; store: GameSt
           <span class="turn-mark"> ◀ {mine ? t("table.yourTurn") : t("table.theirTurn", { side: sideName(f) })}</span>
         )}
       </h2>
-      <dl class="counts">
-        <div>
-          <dt>{t("table.vp")}</dt>
-          <dd>
-            <Pips n={p.vp} of={7} label={`${p.vp} / 7`} />
-          </dd>
-        </div>
-        <div>
-          <dt>{t("table.influence")}</dt>
-          <dd>{p.influence}</dd>
-        </div>
-        <div>
-          <dt>{t("table.deck")}</dt>
-          <dd>{p.deck_size}</dd>
-        </div>
-        <div>
-          <dt>{t("table.discard")}</dt>
-          <dd>{p.discard_pile.length}</dd>
-        </div>
-        <div>
-          <dt>{t("table.reserve")}</dt>
-          <dd>{p.reserve_size}</dd>
-        </div>
-        <div>
-          <dt>{t("table.strategiesLeft")}</dt>
-          <dd>
-            <Pips n={p.unused_strategy_count} of={5} square label={`${p.unused_strategy_count} / 5`} />
-          </dd>
-        </div>
-      </dl>
+      <Counts p={p} />
       <p class="small">
         <StrategySlotCard p={p} />
         {slotText(p)}
@@ -150,22 +122,6 @@ function StrategySlotCard({ p }: { p: PlayerView }) {
     <span class={`strat-card ${p.faction}${known ? " face" : " back"}`} aria-hidden="true">
       <span class="inner">{known ? strategyName(s.strategy).slice(0, 2) : "?"}</span>
     </span>
-  );
-}
-
-/** Filled and empty marks (VP ●●○○○○○, strategies ▣▣▢▢▢) followed by the number itself, so a
- *  newcomer reads "4" without counting marks. */
-function Pips({ n, of, square, label }: { n: number; of: number; square?: boolean; label: string }) {
-  const on = square ? "▣" : "●";
-  const off = square ? "▢" : "○";
-  return (
-    <>
-      <span class="pips-inline" aria-hidden="true" title={label}>
-        {on.repeat(Math.max(0, Math.min(n, of)))}
-        {off.repeat(Math.max(0, of - n))}
-      </span>{" "}
-      <span class="pip-num">{label}</span>
-    </>
   );
 }
 
