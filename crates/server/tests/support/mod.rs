@@ -116,6 +116,23 @@ pub async fn post_raw(addr: SocketAddr, path: &str, body: Value) -> Result<(u16,
     ))
 }
 
+/// A typed answer on success; on refusal the protocol's error body, whose code must give the
+/// status.
+fn answer<T: DeserializeOwned>(status: u16, text: &str) -> Result<Result<T, (u16, ApiErrorBody)>> {
+    if (200..300).contains(&status) {
+        return Ok(Ok(
+            serde_json::from_str(text).with_context(|| format!("answer {text:?}"))?
+        ));
+    }
+    let refusal: ApiErrorBody = serde_json::from_str(text).with_context(|| format!("error body {text:?}"))?;
+    assert_eq!(
+        status,
+        refusal.code.http_status(),
+        "the status is the code's: {refusal:?}"
+    );
+    Ok(Err((status, refusal)))
+}
+
 /// `POST path` with a protocol body: the typed answer on success, the protocol's error body
 /// (with the status) on refusal.
 pub async fn post<B: Serialize, T: DeserializeOwned>(
@@ -124,18 +141,7 @@ pub async fn post<B: Serialize, T: DeserializeOwned>(
     body: &B,
 ) -> Result<Result<T, (u16, ApiErrorBody)>> {
     let (status, text) = http(addr, "POST", path, Some(&serde_json::to_value(body)?)).await?;
-    if (200..300).contains(&status) {
-        return Ok(Ok(
-            serde_json::from_str(&text).with_context(|| format!("answer {text:?}"))?
-        ));
-    }
-    let refusal: ApiErrorBody = serde_json::from_str(&text).with_context(|| format!("error body {text:?}"))?;
-    assert_eq!(
-        status,
-        refusal.code.http_status(),
-        "the status is the code's: {refusal:?}"
-    );
-    Ok(Err((status, refusal)))
+    answer(status, &text)
 }
 
 /// Room options: a random side, spectators welcome, a friend as the opponent.
@@ -170,18 +176,7 @@ pub async fn join_room(
 /// `GET path`: the typed answer, or the protocol's error body (with the status).
 pub async fn get<T: DeserializeOwned>(addr: SocketAddr, path: &str) -> Result<Result<T, (u16, ApiErrorBody)>> {
     let (status, text) = http(addr, "GET", path, None).await?;
-    if (200..300).contains(&status) {
-        return Ok(Ok(
-            serde_json::from_str(&text).with_context(|| format!("answer {text:?}"))?
-        ));
-    }
-    let refusal: ApiErrorBody = serde_json::from_str(&text).with_context(|| format!("error body {text:?}"))?;
-    assert_eq!(
-        status,
-        refusal.code.http_status(),
-        "the status is the code's: {refusal:?}"
-    );
-    Ok(Err((status, refusal)))
+    answer(status, &text)
 }
 
 /// The invite secret of a created room (the fragment of its invite link).
