@@ -126,6 +126,7 @@ describe("UI", () => {
     const v = makeView({ phase: "character_choice", legal_actions: legal });
     v.rebel.characters_chosen = false;
     act(() => render(<CharacterChoice store={storeWith(v)} />, root));
+    expect(root.querySelector(".you-play")?.textContent).toBe("Game 1: you play the Rebel.");
     const confirm = () => [...root.querySelectorAll("button")].find((b) => b.textContent === "Lock in these 4")!;
     expect(confirm().disabled).toBe(true);
     const picks = [...root.querySelectorAll("button.pick")] as HTMLButtonElement[];

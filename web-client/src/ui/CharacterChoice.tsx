@@ -45,6 +45,10 @@ export function CharacterChoice({ store }: { store: GameStore }) {
   return (
     <section class="panel chars" aria-labelledby="chars-h">
       <h2 id="chars-h">{t("chars.title")}</h2>
+      {/* Sides swap with every rematch: say which one this player has now. */}
+      <p class={`you-play side-${me}`}>
+        {t("chars.youPlay", { side: sideName(me), game: store.room.value?.game_number ?? 1 })}
+      </p>
       <p>{t("chars.help")}</p>
       <p class="muted">{opp.characters_chosen ? t("chars.opponentDone") : t("chars.opponentChoosing")}</p>
       {locked ? (

@@ -57,7 +57,9 @@ export function Planning({ store }: { store: GameStore }) {
                 {chooser === null
                   ? t("strategy.random")
                   : chooser
-                    ? t("strategy.chosenBy", { side: sideName(chooser) })
+                    ? chooser === me
+                      ? t("strategy.youChoose")
+                      : t("strategy.chosenBy", { side: sideName(chooser) })
                     : ""}
               </p>
               <Modifiers p={p} />
