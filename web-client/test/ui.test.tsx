@@ -360,6 +360,57 @@ describe("UI", () => {
     expect(aside()).toBeNull();
   });
 
+  it("character choice on a touch screen: a tap selects without covering the grid; ⓘ reads; a tap outside closes", () => {
+    inspected.value = null;
+    const v = makeView({
+      phase: "character_choice",
+      legal_actions: [{ type: "choose_characters", characters: ["Han Solo", "Chewbacca", "Leia Organa", "Yoda"] }],
+    });
+    v.rebel.characters_chosen = false;
+    act(() =>
+      render(
+        <>
+          <CharacterChoice store={storeWith(v)} />
+          <CardDetail view={v} />
+        </>,
+        root,
+      ),
+    );
+    const aside = () => root.querySelector("aside.card-detail");
+    const pick = root.querySelector<HTMLButtonElement>("button.pick")!;
+    // A finger: pointerdown (touch), then the focus and click of the tap.
+    act(() => {
+      pick.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true, pointerType: "touch" }));
+      pick.dispatchEvent(new FocusEvent("focus"));
+      pick.click();
+    });
+    expect(pick.getAttribute("aria-pressed")).toBe("true");
+    expect(aside()).toBeNull();
+    // ⓘ pins the details, with a close button.
+    const info = pick.parentElement!.querySelector<HTMLButtonElement>("button.info-btn")!;
+    expect(info.getAttribute("aria-label")).toMatch(/^Details of /);
+    act(() => {
+      info.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true, pointerType: "touch" }));
+      info.click();
+    });
+    expect(aside()?.classList.contains("pinned")).toBe(true);
+    expect(aside()?.querySelector("button.close")).not.toBeNull();
+    // A tap outside closes them.
+    act(
+      () =>
+        void root
+          .querySelector("h2")!
+          .dispatchEvent(new PointerEvent("pointerdown", { bubbles: true, pointerType: "touch" })),
+    );
+    expect(aside()).toBeNull();
+    // The keyboard still shows them on focus.
+    act(() => {
+      document.dispatchEvent(new KeyboardEvent("keydown", { key: "Tab" }));
+      pick.dispatchEvent(new FocusEvent("focus"));
+    });
+    expect(aside()).not.toBeNull();
+  });
+
   it("dominance says what the winner takes, a losing Bureaucracy, or the event going under the deck", () => {
     const base: RoundResult = {
       round: 2,

@@ -227,6 +227,7 @@ export const en = {
   "over.rematchAsked": "Rematch requested — waiting",
   "over.rematchOffered": "Your opponent wants a rematch",
   "detail.title": "Card details",
+  "detail.show": "Details of {card}",
   "detail.values": "Resource value {ready} when ready, {exhausted} when exhausted",
   "detail.now": "Value now",
   "detail.power": "Power",

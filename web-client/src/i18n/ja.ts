@@ -228,6 +228,7 @@ export const ja: Messages = {
   "over.rematch": "再戦（陣営を交代）",
   "over.rematchAsked": "再戦を申し込みました — 待っています",
   "over.rematchOffered": "相手が再戦を希望しています",
+  "detail.show": "{card}の詳細",
   "detail.title": "カードの詳細",
   "detail.values": "リソース値：準備中 {ready}、疲弊 {exhausted}",
   "detail.now": "現在の値",

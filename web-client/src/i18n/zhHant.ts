@@ -228,6 +228,7 @@ export const zhHant: Messages = {
   "over.rematch": "再來一局（交換陣營）",
   "over.rematchAsked": "已要求再來一局 — 等待中",
   "over.rematchOffered": "對手想再來一局",
+  "detail.show": "{card}的詳情",
   "detail.title": "卡牌詳情",
   "detail.values": "資源點數：豎置時 {ready}，橫置時 {exhausted}",
   "detail.now": "目前點數",

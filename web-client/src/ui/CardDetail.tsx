@@ -36,16 +36,46 @@ function toggle(card: Shown) {
   inspected.value = cur?.pinned && same(cur, card) ? null : { name: card.name, owner: card.owner, pinned: true };
 }
 
-/** Event handlers that make an element show `card`'s details on hover and focus. With `tap`, a
- *  click pins or closes them (for elements that do nothing else when clicked). */
+/** Whether the last pointer was a finger or a pen. Reading and selecting are separate gestures on a
+ *  touch screen: a tap that focuses a card to select it must not also open its details over the
+ *  grid (the ⓘ button is for reading there); a mouse hover and keyboard focus still show them. */
+let touching = false;
+
+function noteInput(e: PointerEvent | KeyboardEvent) {
+  touching = "pointerType" in e && e.pointerType !== "mouse";
+}
+
+/** Event handlers that make an element show `card`'s details on mouse hover and keyboard focus.
+ *  With `tap`, a click pins or closes them (for elements that do nothing else when clicked). The
+ *  element is marked `data-inspects`, so a tap on it is not a tap outside the pinned details. */
 export function inspectHandlers(card: Shown, tap: boolean) {
   return {
-    onMouseEnter: () => show(card),
-    onMouseLeave: () => hide(card),
-    onFocus: () => show(card),
+    "data-inspects": "",
+    onPointerEnter: (e: PointerEvent) => e.pointerType === "mouse" && show(card),
+    onPointerLeave: (e: PointerEvent) => e.pointerType === "mouse" && hide(card),
+    onFocus: () => !touching && show(card),
     onBlur: () => hide(card),
     ...(tap ? { onClick: () => toggle(card) } : {}),
   };
+}
+
+/** A small ⓘ button beside a card whose own tap does something else (selecting it): tapping it
+ *  pins the card's details, tapping it again closes them. */
+export function InfoButton({ card }: { card: Shown }) {
+  const cur = inspected.value;
+  const open = cur?.pinned === true && same(cur, card);
+  return (
+    <button
+      type="button"
+      class="info-btn"
+      aria-label={t("detail.show", { card: cardName(card.name) })}
+      aria-expanded={open}
+      data-inspects=""
+      onClick={() => toggle(card)}
+    >
+      ⓘ
+    </button>
+  );
 }
 
 /** The details of the inspected card: full name (and the printed English one), kind, both values,
@@ -54,10 +84,21 @@ export function CardDetail({ view }: { view: View | null }) {
   const c = inspected.value;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
+      noteInput(e);
       if (e.key === "Escape" && inspected.value) inspected.value = null;
     };
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
+    // A tap or click outside pinned details closes them (one on a card or an ⓘ toggles them itself).
+    const onDown = (e: PointerEvent) => {
+      noteInput(e);
+      const target = e.target instanceof Element ? e.target : null;
+      if (inspected.value?.pinned && !target?.closest(".card-detail, [data-inspects]")) inspected.value = null;
+    };
+    document.addEventListener("keydown", onKey, true);
+    document.addEventListener("pointerdown", onDown, true);
+    return () => {
+      document.removeEventListener("keydown", onKey, true);
+      document.removeEventListener("pointerdown", onDown, true);
+    };
   }, []);
   if (!c) return null;
   const info = cardInfo(c.name);

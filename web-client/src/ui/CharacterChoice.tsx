@@ -5,7 +5,7 @@ import { otherFaction } from "../net/protocol";
 import { characterPool, matchCharacterChoice, playerOf } from "../state/derived";
 import type { GameStore } from "../state/store";
 import { CardFace } from "./Card";
-import { inspectHandlers } from "./CardDetail";
+import { InfoButton, inspectHandlers } from "./CardDetail";
 
 export function CharacterChoice({ store }: { store: GameStore }) {
   const view = store.view.value!;
@@ -85,6 +85,7 @@ export function CharacterChoice({ store }: { store: GameStore }) {
                   >
                     <CardFace name={c} owner={me} selected={on} inspectable={false} />
                   </button>
+                  <InfoButton card={{ name: c, owner: me }} />
                 </li>
               );
             })}
