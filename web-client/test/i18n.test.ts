@@ -144,10 +144,16 @@ describe("i18n", () => {
     expect(logLine(entries[0]!)).toBe("Rebel played Han Solo.");
     expect(logLine(entries[2]!)).toContain("a card");
     setLanguage("zh-Hant");
-    expect(logLine(entries[0]!)).toBe("反抗軍打出 韓．索羅。");
+    expect(logLine(entries[0]!)).toBe("反抗軍打出「韓．索羅」。"); // a name in 「」, no stray spaces
     expect(logLine(entries[3]!)).toContain("均勢標記");
     setLanguage("ja");
     expect(logLine(entries[1]!)).toBe("帝国軍がパス。");
+    expect(logLine(entries[0]!)).toBe("反乱軍が「ハン・ソロ」をプレイ。");
+    // No space stands before or after a bracketed name.
+    for (const l of ["zh-Hant", "ja"] as const) {
+      setLanguage(l);
+      for (const e of entries) expect(logLine(e)).not.toMatch(/ 「|」 /);
+    }
     setLanguage("en");
   });
 

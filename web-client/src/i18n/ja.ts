@@ -235,6 +235,6 @@ export const ja: Messages = {
   "detail.power": "パワー",
   "log.title": "ログ",
   "log.empty": "まだ何もありません",
-  "log.someone": "カード",
+  "log.someone": "カード1枚",
   "error.title": "拒否されました",
 };

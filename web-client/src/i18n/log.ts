@@ -128,17 +128,17 @@ const zh: Fmt = (e, h) => {
     case "struggle_started":
       return `對戰開始，${h.side(e.first)}先行動。`;
     case "card_played":
-      return `${h.side(e.faction)}打出 ${h.card(e.card)}。`;
+      return `${h.side(e.faction)}打出${h.card(e.card)}。`;
     case "discard_pile_under_deck":
       return `${h.side(e.faction)}的棄牌堆（${e.cards} 張）放到牌堆底。`;
     case "power_used":
-      return `${h.side(e.faction)}使用 ${h.card(e.card)}${e.banned ? "（被禁止：無效果）" : ""}。`;
+      return `${h.side(e.faction)}使用${h.card(e.card)}${e.banned ? "（被禁止：無效果）" : ""}。`;
     case "card_discarded":
-      return `${h.side(e.by)}棄掉 ${h.card(e.card.card)}（${h.side(e.card.owner)}）。`;
+      return `${h.side(e.by)}棄掉${h.card(e.card.card)}（${h.side(e.card.owner)}）。`;
     case "card_exhausted":
-      return `${h.side(e.by)}橫置 ${h.card(e.card.card)}（${h.side(e.card.owner)}）。`;
+      return `${h.side(e.by)}橫置${h.card(e.card.card)}（${h.side(e.card.owner)}）。`;
     case "card_readied":
-      return `${h.side(e.faction)}使用影響力重置 ${h.card(e.card)}。`;
+      return `${h.side(e.faction)}使用影響力重置${h.card(e.card)}。`;
     case "passed":
       return `${h.side(e.faction)}放棄行動。`;
     case "influence_gained":
@@ -150,15 +150,15 @@ const zh: Fmt = (e, h) => {
     case "deck_searched":
       return `${h.side(e.by)}搜尋了${h.side(e.deck)}的資源牌堆。`;
     case "card_on_top":
-      return `${h.side(e.by)}將 ${h.card(e.card)} 放到${h.side(e.deck)}牌堆頂。`;
+      return `${h.side(e.by)}將${h.card(e.card)}放到${h.side(e.deck)}牌堆頂。`;
     case "card_to_play_area":
-      return `${h.card(e.card)} 進入${h.side(e.faction)}的遊戲區域。`;
+      return `${h.card(e.card)}進入${h.side(e.faction)}的遊戲區域。`;
     case "character_to_reserve":
-      return `${h.card(e.card)} 進入${h.side(e.faction)}的儲備堆。`;
+      return `${h.card(e.card)}進入${h.side(e.faction)}的儲備堆。`;
     case "reserve_to_deck":
-      return `${h.card(e.card)} 從${h.side(e.faction)}的儲備堆洗入資源牌堆。`;
+      return `${h.card(e.card)}從${h.side(e.faction)}的儲備堆洗入資源牌堆。`;
     case "strategy_discarded":
-      return `${h.side(e.by)}棄掉${h.side(e.faction)}的戰略牌 ${h.strategy(e.strategy)}。`;
+      return `${h.side(e.by)}棄掉${h.side(e.faction)}的戰略牌${h.strategy(e.strategy)}。`;
     case "strategies_retrieved":
       return `${h.side(e.faction)}取回所有戰略牌。`;
     case "new_strategy_chosen":
@@ -176,17 +176,17 @@ const zh: Fmt = (e, h) => {
         ? `${h.side(e.result.winner)}贏得第 ${e.result.round} 回合。`
         : `第 ${e.result.round} 回合無人獲勝。`;
     case "event_won":
-      return `${h.side(e.faction)}贏得 ${h.event(e.event)}：${e.vp} 勝利點數、${e.influence} 影響力。`;
+      return `${h.side(e.faction)}贏得${h.event(e.event)}：${e.vp} 勝利點數、${e.influence} 影響力。`;
     case "event_to_bottom":
-      return `${h.event(e.event)} 放到事件牌堆底。`;
+      return `${h.event(e.event)}放到事件牌堆底。`;
     case "events_reordered":
       return `${h.side(e.by)}重新排列了最上面 ${e.count} 張事件牌。`;
     case "modifier_set":
-      return `${h.side(e.faction)}：下回合 ${h.modifier(e.modifier)}。`;
+      return `${h.side(e.faction)}：下回合${h.modifier(e.modifier)}。`;
     case "balance_token":
       return e.moved ? `均勢標記移到${h.side(e.faction)}一方。` : `均勢標記留在${h.side(e.faction)}一方。`;
     case "strategy_used":
-      return `${h.side(e.faction)}的戰略牌「${h.strategy(e.strategy)}」移到已使用的戰略牌。`;
+      return `${h.side(e.faction)}的戰略牌${h.strategy(e.strategy)}移到已使用的戰略牌。`;
     case "game_over":
       return e.outcome.winner ? `遊戲結束：${h.side(e.outcome.winner)}獲勝。` : "遊戲結束：平手。";
   }
@@ -207,17 +207,17 @@ const ja: Fmt = (e, h) => {
     case "struggle_started":
       return `紛争開始。${h.side(e.first)}が先手。`;
     case "card_played":
-      return `${h.side(e.faction)}が ${h.card(e.card)} をプレイ。`;
+      return `${h.side(e.faction)}が${h.card(e.card)}をプレイ。`;
     case "discard_pile_under_deck":
       return `${h.side(e.faction)}の捨て札（${e.cards} 枚）をデッキの下へ。`;
     case "power_used":
-      return `${h.side(e.faction)}が ${h.card(e.card)} のパワーを使用${e.banned ? "（禁止：効果なし）" : ""}。`;
+      return `${h.side(e.faction)}が${h.card(e.card)}のパワーを使用${e.banned ? "（禁止：効果なし）" : ""}。`;
     case "card_discarded":
-      return `${h.side(e.by)}が ${h.card(e.card.card)}（${h.side(e.card.owner)}）を捨てた。`;
+      return `${h.side(e.by)}が${h.card(e.card.card)}（${h.side(e.card.owner)}）を捨てた。`;
     case "card_exhausted":
-      return `${h.side(e.by)}が ${h.card(e.card.card)}（${h.side(e.card.owner)}）を疲弊させた。`;
+      return `${h.side(e.by)}が${h.card(e.card.card)}（${h.side(e.card.owner)}）を疲弊させた。`;
     case "card_readied":
-      return `${h.side(e.faction)}が影響力を費やし ${h.card(e.card)} を準備した。`;
+      return `${h.side(e.faction)}が影響力を費やし${h.card(e.card)}を準備した。`;
     case "passed":
       return `${h.side(e.faction)}がパス。`;
     case "influence_gained":
@@ -229,15 +229,15 @@ const ja: Fmt = (e, h) => {
     case "deck_searched":
       return `${h.side(e.by)}が${h.side(e.deck)}のデッキを探した。`;
     case "card_on_top":
-      return `${h.side(e.by)}が ${h.card(e.card)} を${h.side(e.deck)}のデッキの一番上に置いた。`;
+      return `${h.side(e.by)}が${h.card(e.card)}を${h.side(e.deck)}のデッキの一番上に置いた。`;
     case "card_to_play_area":
-      return `${h.card(e.card)} が${h.side(e.faction)}のプレイ・エリアに入った。`;
+      return `${h.card(e.card)}が${h.side(e.faction)}のプレイ・エリアに入った。`;
     case "character_to_reserve":
-      return `${h.card(e.card)} が${h.side(e.faction)}の予備へ。`;
+      return `${h.card(e.card)}が${h.side(e.faction)}の予備へ。`;
     case "reserve_to_deck":
-      return `${h.card(e.card)} が${h.side(e.faction)}の予備からデッキへ。`;
+      return `${h.card(e.card)}が${h.side(e.faction)}の予備からデッキへ。`;
     case "strategy_discarded":
-      return `${h.side(e.by)}が${h.side(e.faction)}の戦略 ${h.strategy(e.strategy)} を捨てた。`;
+      return `${h.side(e.by)}が${h.side(e.faction)}の戦略${h.strategy(e.strategy)}を捨てた。`;
     case "strategies_retrieved":
       return `${h.side(e.faction)}が戦略カードをすべて取り戻した。`;
     case "new_strategy_chosen":
@@ -255,19 +255,19 @@ const ja: Fmt = (e, h) => {
         ? `${h.side(e.result.winner)}がラウンド ${e.result.round} に勝利。`
         : `ラウンド ${e.result.round} は勝者なし。`;
     case "event_won":
-      return `${h.side(e.faction)}が ${h.event(e.event)} を獲得：勝利ポイント ${e.vp}、影響力 ${e.influence}。`;
+      return `${h.side(e.faction)}が${h.event(e.event)}を獲得：勝利ポイント ${e.vp}、影響力 ${e.influence}。`;
     case "event_to_bottom":
-      return `${h.event(e.event)} をイベントの一番下へ。`;
+      return `${h.event(e.event)}をイベントの一番下へ。`;
     case "events_reordered":
       return `${h.side(e.by)}がイベントの上 ${e.count} 枚を並べ替えた。`;
     case "modifier_set":
-      return `${h.side(e.faction)}：次のラウンド ${h.modifier(e.modifier)}。`;
+      return `${h.side(e.faction)}：次のラウンド${h.modifier(e.modifier)}。`;
     case "balance_token":
       return e.moved
         ? `バランス・トークンが${h.side(e.faction)}側へ移った。`
         : `バランス・トークンは${h.side(e.faction)}側のまま。`;
     case "strategy_used":
-      return `${h.side(e.faction)}の戦略「${h.strategy(e.strategy)}」は使用済みになった。`;
+      return `${h.side(e.faction)}の戦略${h.strategy(e.strategy)}は使用済みになった。`;
     case "game_over":
       return e.outcome.winner ? `ゲーム終了：${h.side(e.outcome.winner)}の勝利。` : "ゲーム終了：引き分け。";
   }
@@ -275,7 +275,20 @@ const ja: Fmt = (e, h) => {
 
 const BY_LANG: Record<Lang, Fmt> = { en, "zh-Hant": zh, ja };
 
+/** In 繁體中文 and 日本語 a name stands in 「」 brackets right against the text around it, as the
+ *  rulebooks write it, instead of spaces that those languages do not use between words. */
+function bracketed(h: LogHelpers): LogHelpers {
+  const q = (s: string) => `「${s}」`;
+  return {
+    side: h.side,
+    card: (c) => (c === null ? h.card(null) : q(h.card(c))),
+    event: (e) => q(h.event(e)),
+    strategy: (s) => (s === null ? h.strategy(null) : q(h.strategy(s))),
+    modifier: (m) => q(h.modifier(m)),
+  };
+}
+
 export function describeLog(lang: Lang, e: LogEntry, h: LogHelpers): string {
-  const s = BY_LANG[lang](e, h);
+  const s = BY_LANG[lang](e, lang === "en" ? h : bracketed(h));
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
