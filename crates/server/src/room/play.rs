@@ -125,13 +125,8 @@ impl Room {
     }
 
     pub(super) async fn rematch(&mut self, conn: ConnId) {
-        let Some(Some(player)) = self.conns.get(&conn).map(|c| c.seat) else {
-            return self.error(
-                conn,
-                ErrorCode::SpectatorCannotAct,
-                "spectators cannot ask for a rematch",
-                None,
-            );
+        let Some(player) = self.seat_or_refuse(conn, "spectators cannot ask for a rematch") else {
+            return;
         };
         if !self.current.is_over() {
             return self.error(

@@ -63,6 +63,16 @@ impl Room {
         }
     }
 
+    /// The seat of connection `conn`; a spectator (or a connection that is gone) is refused with
+    /// `refusal` and gets `None`.
+    pub(super) fn seat_or_refuse(&mut self, conn: ConnId, refusal: &str) -> Option<Seat> {
+        let seat = self.conns.get(&conn).and_then(|c| c.seat);
+        if seat.is_none() {
+            self.error(conn, ErrorCode::SpectatorCannotAct, refusal, None);
+        }
+        seat
+    }
+
     /// Whether `p` is present: a connection of theirs is open, or `p` is the computer.
     pub(super) fn is_connected(&self, p: Seat) -> bool {
         (p == Seat::Guest && self.computer.is_some()) || self.conns.values().any(|c| c.seat == Some(p))
@@ -106,13 +116,8 @@ impl Room {
     }
 
     pub(super) async fn claim_win(&mut self, conn: ConnId) {
-        let Some(Some(player)) = self.conns.get(&conn).map(|c| c.seat) else {
-            return self.error(
-                conn,
-                ErrorCode::SpectatorCannotAct,
-                "spectators cannot claim a win",
-                None,
-            );
+        let Some(player) = self.seat_or_refuse(conn, "spectators cannot claim a win") else {
+            return;
         };
         let other = player.other();
         let grace = self.config.disconnect_grace();
