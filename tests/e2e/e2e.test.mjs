@@ -13,6 +13,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createServer } from "node:net";
 import { chromium } from "playwright-core";
+import { foldProblems, textAudit } from "./layout.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, "../..");
@@ -21,6 +22,12 @@ const SEED = Number(process.env.E2E_SEED ?? 20261122) >>> 0;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const GAME_TIMEOUT_MS = Number(process.env.E2E_GAME_TIMEOUT_MS ?? 240_000);
 const STEP_TIMEOUT_MS = 30_000;
+// the desktop player's screen: a laptop (1280×800) and, alternating by round, 1366×768; every
+// decision of a turn must fit either without scrolling
+const DESKTOP_SIZES = [
+  { width: 1280, height: 800 },
+  { width: 1366, height: 768 },
+];
 
 const t0 = Date.now();
 const log = (msg) => console.log(`[e2e +${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
@@ -316,6 +323,8 @@ function auditor(opts) {
     return `${[...path, short(el)].join(" > ")}${text ? ` "${text}"` : ""}`;
   };
   st.describe = describe;
+  // further checks registered by other init scripts (layout.mjs: clipped and overlapping text)
+  st.extraChecks = [];
   // the page's language: the language picker's value changes with the render itself (<html lang> is
   // set by an effect a moment later)
   const pageLang = () => document.querySelector(".lang select")?.value || document.documentElement.lang;
@@ -327,6 +336,7 @@ function auditor(opts) {
     const r = el.getBoundingClientRect();
     return r.width >= 1 && r.height >= 1 && !hidden(el) && Number(getComputedStyle(el).opacity) > 0;
   };
+  st.shown = shown;
   const stateKey = () => {
     const parts = [];
     for (const [k, sel] of [["landing", ".landing"], ["lobby", ".lobby"], ["characters", ".chars"], ["planning", ".planning"], ["table", ".table"],
@@ -345,6 +355,7 @@ function auditor(opts) {
     st.index[k] = st.problems.length;
     st.problems.push({ kind, detail, where: stateKey(), path: location.pathname, count: 1 });
   };
+  st.add = add;
 
   // text alternative from content (accname, simplified): skips aria-hidden and not-rendered nodes
   const fromContent = (node, skip) => {
@@ -470,6 +481,7 @@ function auditor(opts) {
       checkNames();
       checkCardStates();
       checkOverflow();
+      for (const check of st.extraChecks) check();
     } catch (e) {
       add("auditor", String(e), `auditor error (${why}): ${e}`);
     }
@@ -747,12 +759,13 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
   };
   const PHONE = { width: 375, height: 812 };
   try {
-    const desktop = { viewport: { width: 1280, height: 1000 }, locale: "en-US", baseURL: base };
+    const desktop = { viewport: DESKTOP_SIZES[0], locale: "en-US", baseURL: base };
     const phone = { viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: "en-US", baseURL: base };
     const [ctxA, ctxB, ctxS] = await Promise.all([browser.newContext(desktop), browser.newContext(phone), browser.newContext(desktop)]);
     await ctxA.addInitScript(auditor, { words: STATE_WORDS, width: null });
     await ctxB.addInitScript(auditor, { words: STATE_WORDS, width: PHONE.width });
     await ctxS.addInitScript(auditor, { words: STATE_WORDS, width: null });
+    for (const ctx of [ctxA, ctxB, ctxS]) await ctx.addInitScript(textAudit);
     const A = track(await ctxA.newPage(), "rebel(creator)");
     const B = track(await ctxB.newPage(), "imperial(guest)");
     const specPage = await ctxS.newPage();
@@ -907,7 +920,7 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
         if (!ok) continue; // not a legal set: choose again
         const chosenNames = chosen.map((i) => fromLocal(names[i]));
         assert.ok(chosenNames.every(Boolean), `${P.name}: chosen names recognised: ${chosen.map((i) => names[i])}`);
-        await moment("chars-" + P.name, () => shot(P.page, `02-characters-${tag(P)}${sfx}`));
+        await moment("chars-" + P.name, () => shotEverywhere(P, `02-characters-${tag(P)}`));
         await moment("chars-spectator", () => shot(S.page, "02-characters-spectator"));
         const r = await useOne(P, ".chars .actionbar button.primary", () => 0);
         if (!r?.result.ok) return; // refused (e.g. stale: the other side chose first) or not sent: decide again
@@ -916,6 +929,29 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
         return;
       }
       throw new Error(`${P.name}: no legal set of 4 characters found`);
+    }
+
+    /** A phase seen by a player: its screenshot in the three languages (and, on the desktop, at both
+     *  sizes, the viewport only: what fits without scrolling), each audited (text clipped or drawn
+     *  over text, the desktop's controls on screen); then the page's language and size go back. */
+    async function shotEverywhere(P, name) {
+      const lang0 = await P.page.$eval("header.topbar select", (s) => s.value);
+      const size0 = P.page.viewportSize();
+      const sizes = P === A ? DESKTOP_SIZES : [null];
+      for (const l of ["en", "zh-Hant", "ja"]) {
+        await P.page.selectOption("header.topbar select", l);
+        await P.page.waitForFunction((l) => document.documentElement.lang === l, l);
+        for (const size of sizes) {
+          if (size) await P.page.setViewportSize(size);
+          await P.page.evaluate(() => window.__audit.run("shot"));
+          if (P === A) await foldCheck(P, "shot");
+          const dims = size ? `-${size.width}x${size.height}` : "-phone";
+          await shot(P.page, `${name}-${l}${dims}`, { fullPage: !size });
+        }
+      }
+      await P.page.setViewportSize(size0);
+      await P.page.selectOption("header.topbar select", lang0);
+      await P.page.waitForFunction((l) => document.documentElement.lang === l, lang0);
     }
 
     async function switchLanguage(P) {
@@ -1007,6 +1043,21 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
       return true;
     }
 
+    // Before each decision of the desktop player: its controls are on screen at the top of the page
+    // and nothing covers them (the bar, a panel). Sizes alternate by round (DESKTOP_SIZES).
+    let planningRounds = 0;
+    const foldSizes = new Set();
+    async function foldCheck(P, kind) {
+      if (P !== A) return;
+      if (kind === "strategy") {
+        const size = DESKTOP_SIZES[planningRounds++ % DESKTOP_SIZES.length];
+        await P.page.setViewportSize(size);
+      }
+      const size = P.page.viewportSize();
+      foldSizes.add(`${size.width}×${size.height}`);
+      for (const p of await P.page.evaluate(foldProblems)) await P.page.evaluate(([p, k]) => window.__audit.add("fold", p, `${k}: ${p}`), [p, kind]);
+    }
+
     async function playerLoop(P, rng) {
       const sfx = P === B ? "-phone" : "";
       for (;;) {
@@ -1028,12 +1079,13 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
           await useOne(P, ".toast button", () => 0, { sends: false });
           continue;
         }
+        await foldCheck(P, kind);
         if (kind === "chars") {
           await chooseCharacters(P, rng);
           continue;
         }
         // the round's result (dominance), first time it shows on this page
-        if (await P.page.$(".dominance")) await moment("dominance-" + P.name, () => shot(P.page, `08-dominance${sfx}`));
+        if (await P.page.$(".dominance")) await moment("dominance-" + P.name, () => shotEverywhere(P, `08-dominance-${tag(P)}`));
         // mid-game moments
         // reload at the rebel's first struggle turn: characters and strategies chosen, struggle under way
         if (P === A && !reloaded && kind === "struggle") {
@@ -1046,7 +1098,7 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
           await switchLanguage(P);
         }
         if (kind === "strategy") {
-          await moment("planning-" + P.name, () => shot(P.page, `03-planning${sfx}`));
+          await moment("planning-" + P.name, () => shotEverywhere(P, `03-planning-${tag(P)}`));
           // Confirm before commit: selecting a strategy sends nothing; only its Confirm does.
           const sentBefore = P.sent;
           const picked = await useOne(P, "button.strategy", rng, { sends: false });
@@ -1057,7 +1109,7 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
           continue;
         }
         if (kind === "dialog") {
-          await moment("pending-" + P.name, () => shot(P.page, `07-pending-choice${sfx}`));
+          await moment("pending-" + P.name, () => shotEverywhere(P, `07-pending-choice-${tag(P)}`));
           const checked = await P.page.$$eval('[role="dialog"] input[type="radio"]', (rs) => rs.some((r) => r.checked));
           if (!checked) {
             const m = await useOne(P, '[role="dialog"] input[type="radio"]', rng, { sends: false });
@@ -1078,7 +1130,7 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
           // the struggle screenshots once cards are in play (the spectator's in the three languages)
           if ((await P.page.$$(".playarea .card-slot")).length >= 2) {
             await moment("struggle-" + P.name, async () => {
-              await shot(P.page, `06-struggle${sfx}`);
+              await shotEverywhere(P, `06-struggle-${tag(P)}`);
               if (P === A) await spectatorLanguages();
             });
           }
@@ -1198,7 +1250,7 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     }
     const problems = (P, kind) => P.audit.problems.filter((p) => p.kind === kind).map((p) => `[${p.where}${p.path ? " " + p.path : ""}, ×${p.count}] ${p.detail}`);
     const report = (kind) => [A, B, S].flatMap((P) => problems(P, kind).map((s) => `${P.name}: ${s}`));
-    for (const k of ["unnamed", "state", "overflow", "auditor"]) if (report(k).length) log(`AUDIT ${k}:\n  ${report(k).join("\n  ")}`);
+    for (const k of ["unnamed", "state", "overflow", "auditor", "clipped", "overlap", "fold"]) if (report(k).length) log(`AUDIT ${k}:\n  ${report(k).join("\n  ")}`);
     log(`chromium's accessibility tree at the ${"screenshots"}: ${axChecked} controls and images checked, ${AX_PROBLEMS.length} without a name`);
     if (AX_PROBLEMS.length) log(`AUDIT accessibility tree:\n  ${AX_PROBLEMS.join("\n  ")}`);
     assert.deepEqual(report("auditor"), [], "the page auditor ran without errors");
@@ -1208,6 +1260,11 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     assert.deepEqual(report("state"), [], "every card in play shows its ready / exhausted state as text and in its accessible name");
     assert.deepEqual(problems(B, "overflow"), [], "the 375 px phone page never overflows horizontally");
     assert.deepEqual([...problems(A, "overflow"), ...problems(S, "overflow")], [], "the desktop pages never overflow horizontally");
+    assert.deepEqual(report("clipped"), [], "no text is cut off (a whole-line clamp with an ellipsis aside) in any language");
+    assert.deepEqual(report("overlap"), [], "no text is drawn over other text in any language");
+    assert.deepEqual(problems(A, "fold"), [], "every decision's controls are on screen at the top of the page and uncovered");
+    assert.deepEqual([...foldSizes].sort(), DESKTOP_SIZES.map((s) => `${s.width}×${s.height}`).sort(), "decisions were checked at both desktop sizes");
+    log(`fold: the desktop player's decisions checked at ${[...foldSizes].join(" and ")}`);
     assert.ok(B.audit.checks > 30, `the phone page was audited throughout the game (${B.audit.checks} renders)`);
     for (const P of [A, B]) {
       const states = Object.keys(P.audit.states).join(" ");

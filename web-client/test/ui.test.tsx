@@ -275,15 +275,9 @@ describe("UI", () => {
       { card: "Recon 2", ready: false, value: 2 },
     ];
     const store = storeWith(v);
-    act(() =>
-      render(
-        <>
-          <Table store={store} />
-          <PendingPanel store={store} />
-        </>,
-        root,
-      ),
-    );
+    // the table holds the pending choice in its side column
+    act(() => render(<Table store={store} />, root));
+    expect(root.querySelectorAll('[role="dialog"]').length).toBe(1);
     expect(root.querySelectorAll(".card.target").length).toBe(2);
     const pick = root.querySelector('button[aria-label="Select: Recon 2"]') as HTMLButtonElement;
     act(() => pick.click());

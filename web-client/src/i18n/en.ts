@@ -138,6 +138,7 @@ export const en = {
   "table.theirTurn": "{side} to act",
   "table.waitingChoice": "{side} is making a choice",
   "table.passWarning": "The opponent passed: passing now ends the struggle.",
+  "table.passed": "Passed",
   "table.deckTop": "Top of deck: {card}",
   "table.yourCharacters": "Your characters",
   "table.reserveKnown": "Known in reserve",

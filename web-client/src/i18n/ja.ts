@@ -140,6 +140,7 @@ export const ja: Messages = {
   "table.theirTurn": "{side}の手番",
   "table.waitingChoice": "{side}が選択中",
   "table.passWarning": "相手はパスしました：今パスすると紛争が終わります。",
+  "table.passed": "パスしました",
   "table.deckTop": "デッキの一番上：{card}",
   "table.yourCharacters": "あなたのキャラクター",
   "table.reserveKnown": "予備（判明分）",

@@ -140,6 +140,7 @@ export const zhHant: Messages = {
   "table.theirTurn": "輪到{side}",
   "table.waitingChoice": "{side}正在選擇",
   "table.passWarning": "對手已放棄行動：你現在放棄行動將結束對戰。",
+  "table.passed": "已放棄行動",
   "table.deckTop": "牌堆頂：{card}",
   "table.yourCharacters": "你的角色",
   "table.reserveKnown": "已知的儲備堆",

@@ -66,11 +66,9 @@ export function CardFace(props: {
   const open = cur?.pinned === true && cur.name === props.name && cur.owner === props.owner;
   const face = (
     <>
-      <span class="v" aria-hidden="true">
-        {value}
-      </span>
-      <span class="glyph" aria-hidden="true">
-        {isChar ? monogram(props.name) : GLYPH[info.kind]}
+      <span class="top" aria-hidden="true">
+        <span class="v">{value}</span>
+        <span class="glyph">{isChar ? monogram(props.name) : GLYPH[info.kind]}</span>
       </span>
       <span class="name" aria-hidden="true">
         {cardName(props.name)}

@@ -2,10 +2,11 @@ import { useState } from "preact/hooks";
 import { STRATEGIES } from "../data/cards";
 import { colon, sideName, strategyName, strategyText, t } from "../i18n";
 import { FACTIONS, otherFaction, type PlayerView, type Strategy } from "../net/protocol";
-import { playerOf, strategyChoices } from "../state/derived";
+import { myAnswers, playerOf, strategyChoices } from "../state/derived";
 import type { GameStore } from "../state/store";
 import { ScoreStrip } from "./Counts";
 import { EventCard, RoundSummary } from "./Event";
+import { PendingPanel } from "./PendingPanel";
 
 function Modifiers({ p }: { p: PlayerView }) {
   const side = sideName(p.faction);
@@ -32,62 +33,67 @@ export function Planning({ store }: { store: GameStore }) {
   const choices = strategyChoices(view);
   const last = view.rounds.length > 0 ? view.rounds[view.rounds.length - 1] : null;
   return (
-    <div class="planning">
-      <ScoreStrip view={view} me={me} />
-      {last && last.round < view.round && <RoundSummary result={last} />}
-      <EventCard view={view} />
-      <section class="panel" aria-labelledby="plan-h">
-        <h2 id="plan-h">{t("strategy.title")}</h2>
-        {FACTIONS.map((f, i) => {
-          const p = playerOf(view, f);
-          const chooser = view.planning?.chooser[i];
-          const legal = choices[f];
-          return (
-            <div key={f} class={`strategy-block ${f}`}>
-              <h3>
-                {sideName(f)} {me === f && <>({t("common.you")})</>} — {slotText(p)}
-                {p.strategy.state === "known" && !p.modifiers.located && (
+    <div class={`board planning${myAnswers(view, store.role.value).length > 0 ? " choosing" : ""}`}>
+      <div class="board-main">
+        <ScoreStrip view={view} me={me} />
+        <section class="panel" aria-labelledby="plan-h">
+          <h2 id="plan-h">{t("strategy.title")}</h2>
+          {FACTIONS.map((f, i) => {
+            const p = playerOf(view, f);
+            const chooser = view.planning?.chooser[i];
+            const legal = choices[f];
+            return (
+              <div key={f} class={`strategy-block ${f}`}>
+                <h3>
+                  {sideName(f)} {me === f && <>({t("common.you")})</>} — {slotText(p)}
+                  {p.strategy.state === "known" && !p.modifiers.located && (
+                    <>
+                      {" "}
+                      <span class="badge secret-mark">{t("common.onlyYou")}</span>
+                    </>
+                  )}
+                </h3>
+                <p class="muted">
+                  {chooser === null
+                    ? t("strategy.random")
+                    : chooser
+                      ? chooser === me
+                        ? t("strategy.youChoose")
+                        : t("strategy.chosenBy", { side: sideName(chooser) })
+                      : ""}
+                </p>
+                <Modifiers p={p} />
+                {legal.length > 0 && (
                   <>
-                    {" "}
-                    <span class="badge secret-mark">{t("common.onlyYou")}</span>
+                    <p>{f === me ? t("strategy.forYou") : t("strategy.forOpponent", { side: sideName(f) })}</p>
+                    <StrategyRow
+                      key={`${view.round}-${f}`}
+                      p={p}
+                      legal={legal.flatMap((a) => (a.type === "choose_strategy" ? [a.strategy] : []))}
+                      busy={store.busy.value}
+                      onPick={(s) => {
+                        const a = legal.find((x) => x.type === "choose_strategy" && x.strategy === s);
+                        if (a) store.act(a);
+                      }}
+                    />
                   </>
                 )}
-              </h3>
-              <p class="muted">
-                {chooser === null
-                  ? t("strategy.random")
-                  : chooser
-                    ? chooser === me
-                      ? t("strategy.youChoose")
-                      : t("strategy.chosenBy", { side: sideName(chooser) })
-                    : ""}
-              </p>
-              <Modifiers p={p} />
-              {legal.length > 0 && (
-                <>
-                  <p>{f === me ? t("strategy.forYou") : t("strategy.forOpponent", { side: sideName(f) })}</p>
-                  <StrategyRow
-                    key={`${view.round}-${f}`}
-                    p={p}
-                    legal={legal.flatMap((a) => (a.type === "choose_strategy" ? [a.strategy] : []))}
-                    busy={store.busy.value}
-                    onPick={(s) => {
-                      const a = legal.find((x) => x.type === "choose_strategy" && x.strategy === s);
-                      if (a) store.act(a);
-                    }}
-                  />
-                </>
-              )}
-              {legal.length === 0 &&
-                p.faction === me &&
-                p.strategy.state === "none" &&
-                view.planning &&
-                !view.planning.open[i] && <p class="muted">{t("strategy.waiting")}</p>}
-              {legal.length === 0 && <UsedList p={p} />}
-            </div>
-          );
-        })}
-      </section>
+                {legal.length === 0 &&
+                  p.faction === me &&
+                  p.strategy.state === "none" &&
+                  view.planning &&
+                  !view.planning.open[i] && <p class="muted">{t("strategy.waiting")}</p>}
+                {legal.length === 0 && <UsedList p={p} />}
+              </div>
+            );
+          })}
+        </section>
+      </div>
+      <aside class="board-side" aria-label={t("event.title")}>
+        <PendingPanel store={store} />
+        <EventCard view={view} />
+        {last && last.round < view.round && <RoundSummary result={last} />}
+      </aside>
     </div>
   );
 }
@@ -125,9 +131,11 @@ function StrategyRow(props: { p: PlayerView; legal: Strategy[]; busy: boolean; o
                 onClick={() => setSelected(s)}
                 aria-label={`${strategyName(s)}${used ? ` (${t("strategy.used")})` : ""}: ${strategyText(s)}`}
               >
-                <strong>{strategyName(s)}</strong>
+                <span class="strategy-head">
+                  <strong>{strategyName(s)}</strong>
+                  {used && <span class="tag">{t("strategy.used")}</span>}
+                </span>
                 <span class="small">{strategyText(s)}</span>
-                {used && <span class="tag">{t("strategy.used")}</span>}
               </button>
             </li>
           );

@@ -10,7 +10,6 @@ import { CardDetail } from "./CardDetail";
 import { CharacterChoice } from "./CharacterChoice";
 import { GameOver } from "./GameOver";
 import { Lobby } from "./Lobby";
-import { PendingPanel } from "./PendingPanel";
 import { Planning } from "./Planning";
 import { Reference } from "./Reference";
 import { tokens } from "./services";
@@ -136,6 +135,9 @@ function Room({ code, store }: { code: string; store: GameStore }) {
     else if (view.phase === "planning") body = <Planning store={store} />;
     else body = <Table store={store} />;
   }
+  // the table and planning lay out two columns and use a wide screen
+  const wide =
+    !!view && !failure && (view.phase === "planning" || view.phase === "struggle" || view.phase === "dominance");
   const opp = me ? otherFaction(me) : null;
   const oppSeat = store.opponentSeat.value;
   const title = `${t("header.room", { code: displayCode(code) })} · ${t("app.title")}`;
@@ -145,7 +147,7 @@ function Room({ code, store }: { code: string; store: GameStore }) {
   return (
     <div class={`room ${me ?? "spectator"}`}>
       <Header code={code} store={store} />
-      <main class="page">
+      <main class={`page${wide ? " wide" : ""}`}>
         {opp && oppSeat?.taken && !oppSeat.connected && view?.phase !== "game_over" && (
           <AwayNotice
             side={sideName(opp)}
@@ -155,7 +157,6 @@ function Room({ code, store }: { code: string; store: GameStore }) {
           />
         )}
         {body}
-        {view && view.phase !== "game_over" && <PendingPanel store={store} />}
         <ErrorToast store={store} />
         {view && <LogDrawer store={store} />}
         <Reference />

@@ -1,32 +1,42 @@
 import { useEffect, useRef } from "preact/hooks";
 import { cardsIn } from "../data/cards";
 import { cardName, colon, sideName, strategyName, t } from "../i18n";
-import type { Faction, PlayerView, View } from "../net/protocol";
+import { type Faction, otherFaction, type PlayerView, type View } from "../net/protocol";
 import { choiceKey, myAnswers, optionForCard, playerOf, refKey, totalStatus } from "../state/derived";
 import type { GameStore } from "../state/store";
 import { CardFace } from "./Card";
 import { Counts } from "./Counts";
 import { EventCard, RoundSummary } from "./Event";
+import { PendingPanel } from "./PendingPanel";
 import { slotText } from "./Planning";
 import { pendingSelection } from "./selection";
 
+/** The table: on a desktop, the players' areas in the main column (opponent above, you below, the
+ *  action bar under your cards) and the event, totals, pending choice and round result in a side
+ *  column, so a whole turn fits one screen (1280×800, 1366×768). On a phone the two columns dissolve
+ *  into one (CSS `display: contents` + `order`): opponent, event, totals, you, with a fixed action bar. */
 export function Table({ store }: { store: GameStore }) {
   const view = store.view.value!;
   const bottom = store.bottom.value;
-  const top = bottom === "rebel" ? "imperial" : "rebel";
+  const top = otherFaction(bottom);
   const current = view.rounds.find((r) => r.round === view.round);
+  // while this player answers a pending choice the side column widens to hold its options
+  const choosing = myAnswers(view, store.role.value).length > 0;
   return (
-    <div class="table">
-      <PlayerStrip view={view} f={top} store={store} />
-      <PlayArea view={view} f={top} store={store} />
-      <div class="middle">
+    <div class={`board table${choosing ? " choosing" : ""}`}>
+      <div class="board-main">
+        <PlayerStrip view={view} f={top} store={store} />
+        <PlayArea view={view} f={top} store={store} />
+        <PlayArea view={view} f={bottom} store={store} />
+        <PlayerStrip view={view} f={bottom} store={store} />
+        <ActionBar store={store} />
+      </div>
+      <aside class="board-side" aria-label={t("event.title")}>
+        <PendingPanel store={store} />
         <EventCard view={view} />
         <Totals view={view} />
-      </div>
-      {current && <RoundSummary result={current} />}
-      <PlayArea view={view} f={bottom} store={store} />
-      <PlayerStrip view={view} f={bottom} store={store} />
-      <ActionBar store={store} />
+        {current && <RoundSummary result={current} />}
+      </aside>
     </div>
   );
 }
@@ -60,15 +70,24 @@ function Totals({ view }: { view: View }) {
 function PlayerStrip({ view, f, store }: { view: View; f: Faction; store: GameStore }) {
   const p: PlayerView = playerOf(view, f);
   const mine = store.me.value === f;
+  const acting = view.phase === "struggle" && view.turn === f;
+  // R-4: a pass is the last action and the other side is to act; it is shown until someone acts.
+  const passed = view.phase === "struggle" && view.last_action_was_pass && view.turn === otherFaction(f);
   return (
-    <section class={`strip ${f}`} aria-label={sideName(f)}>
-      <h2>
-        {sideName(f)} {mine && <span class="muted">({t("common.you")})</span>}
-        {view.turn === f && view.phase === "struggle" && (
-          <span class="turn-mark"> ◀ {mine ? t("table.yourTurn") : t("table.theirTurn", { side: sideName(f) })}</span>
+    <section class={`strip ${f}${acting ? " acting" : ""}`} aria-label={sideName(f)}>
+      <div class="strip-head">
+        <h2>
+          {sideName(f)} {mine && <span class="muted">({t("common.you")})</span>}
+        </h2>
+        {acting && (
+          <span class="turn-chip">
+            <span aria-hidden="true">▶ </span>
+            {mine ? t("table.yourTurn") : t("table.theirTurn", { side: sideName(f) })}
+          </span>
         )}
-      </h2>
-      <Counts p={p} />
+        {passed && <span class="pass-chip">{t("table.passed")}</span>}
+        <Counts p={p} />
+      </div>
       <p class="small">
         <StrategySlotCard p={p} />
         {slotText(p)}
@@ -95,18 +114,23 @@ function PlayerStrip({ view, f, store }: { view: View; f: Faction; store: GameSt
           {cardsIn(p.characters).map(cardName).join(t("sep.list"))}
         </p>
       )}
-      {p.reserve_known.length > 0 && (
+      {(p.reserve_known.length > 0 || p.discard_pile.length > 0) && (
         <p class="small">
-          {t("table.reserveKnown")}
-          {colon()}
-          {cardsIn(p.reserve_known).map(cardName).join(t("sep.list"))}
-        </p>
-      )}
-      {p.discard_pile.length > 0 && (
-        <p class="small">
-          {t("table.discard")}
-          {colon()}
-          {p.discard_pile.map(cardName).join(t("sep.list"))}
+          {p.reserve_known.length > 0 && (
+            <span>
+              {t("table.reserveKnown")}
+              {colon()}
+              {cardsIn(p.reserve_known).map(cardName).join(t("sep.list"))}
+            </span>
+          )}
+          {p.reserve_known.length > 0 && p.discard_pile.length > 0 && " · "}
+          {p.discard_pile.length > 0 && (
+            <span>
+              {t("table.discard")}
+              {colon()}
+              {p.discard_pile.map(cardName).join(t("sep.list"))}
+            </span>
+          )}
         </p>
       )}
     </section>
@@ -223,11 +247,15 @@ function ActionBar({ store }: { store: GameStore }) {
   }, [myTurn, busy, view]);
   return (
     <div class="actionbar sticky" role="toolbar" aria-label={line} ref={bar}>
-      <span class={`turnline${waiting === me && me ? " mine" : ""}`} aria-live="polite">
-        {busy ? t("action.sending") : line}
-        {p && view.phase === "struggle" && <> · {t("table.capacityLeft", { n: p.capacity_left })}</>}
+      <span class="bar-text">
+        <span class={`turnline${waiting === me && me ? " mine" : ""}`} aria-live="polite">
+          {busy ? t("action.sending") : line}
+          {p && view.phase === "struggle" && <> · {t("table.capacityLeft", { n: p.capacity_left })}</>}
+        </span>
+        {view.last_action_was_pass && waiting === me && legal.pass && (
+          <span class="warn">{t("table.passWarning")}</span>
+        )}
       </span>
-      {view.last_action_was_pass && waiting === me && legal.pass && <span class="warn">{t("table.passWarning")}</span>}
       <span class="buttons">
         {legal.play_card && (
           <button type="button" class="primary" disabled={busy} onClick={() => store.act(legal.play_card![0]!)}>

@@ -1,0 +1,157 @@
+// Layout checks of the end-to-end test, beside the page auditor of e2e.test.mjs:
+// - textAudit (an init script, run by the auditor after every render): text that is cut off by a
+//   clipping box (other than a deliberate whole-line clamp with an ellipsis), and text of two
+//   elements drawn over each other;
+// - foldCheck (run by the test before each decision of the desktop player): every control of the
+//   decision is on screen with the page scrolled to the top, and nothing (the action bar, another
+//   panel) is drawn over it.
+// Both record their findings in the auditor's problem list (kinds "clipped", "overlap", "fold").
+
+/** Init script: registers the text checks with the page auditor (`window.__audit`). */
+export function textAudit() {
+  const install = () => {
+    const st = window.__audit;
+    if (!st) return;
+    const CLIPS = new Set(["hidden", "clip", "auto", "scroll"]);
+    // text in these is not laid out for reading: screen-reader-only text, overlays over the page
+    const SKIP = ".sr-only, .sr-visible, aside.card-detail, .toast, option, select, script, style, noscript";
+
+    /** The elements that draw text themselves (a non-blank text node as a direct child). */
+    const textElements = () => {
+      const out = [];
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      const seen = new Set();
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const el = n.parentElement;
+        if (!el || seen.has(el) || !n.data.trim()) continue;
+        seen.add(el);
+        if (el.closest(SKIP) || el.closest("details:not([open]) > :not(summary)")) continue;
+        if (!st.shown(el)) continue;
+        out.push(el);
+      }
+      return out;
+    };
+    /** The clipping boxes between an element and the page, innermost first. */
+    const clippers = (el) => {
+      const out = [];
+      for (let p = el; p && p !== document.body && p !== document.documentElement; p = p.parentElement) {
+        const cs = getComputedStyle(p);
+        if (CLIPS.has(cs.overflowX) || CLIPS.has(cs.overflowY)) out.push({ el: p, cs, scrolls: /auto|scroll/.test(cs.overflowX + cs.overflowY) });
+        if (cs.position === "fixed") break;
+      }
+      return out;
+    };
+    /** The layer an element is drawn in: fixed and sticky boxes float over the page's content. */
+    const layer = (el) => {
+      for (let p = el; p && p !== document.body; p = p.parentElement) {
+        const pos = getComputedStyle(p).position;
+        if (pos === "fixed" || pos === "sticky") return p;
+      }
+      return null;
+    };
+    const lineRects = (el) => {
+      const rects = [];
+      for (const n of el.childNodes) {
+        if (n.nodeType !== Node.TEXT_NODE || !n.data.trim()) continue;
+        const r = document.createRange();
+        r.selectNodeContents(n);
+        for (const b of r.getClientRects()) if (b.width > 0.5 && b.height > 0.5) rects.push(b);
+      }
+      return rects;
+    };
+    const intersect = (a, b) => ({ left: Math.max(a.left, b.left), top: Math.max(a.top, b.top), right: Math.min(a.right, b.right), bottom: Math.min(a.bottom, b.bottom) });
+    const text = (el) => el.textContent.replace(/\s+/g, " ").trim().slice(0, 40);
+
+    const check = () => {
+      // mid-transition boxes are between two layouts: wait for the render after it
+      if (document.getAnimations().some((a) => a.playState === "running")) return;
+      const boxes = [];
+      for (const el of textElements()) {
+        const clips = clippers(el);
+        let rects = lineRects(el);
+        // clipped text: a line outside a clipping (not scrolling) box, unless that box clamps whole
+        // lines with an ellipsis — then it must end on a line boundary
+        for (const c of clips) {
+          if (c.scrolls) continue;
+          const box = c.el.getBoundingClientRect();
+          const clamp = c.cs.webkitLineClamp && c.cs.webkitLineClamp !== "none";
+          const ellipsis = c.cs.textOverflow === "ellipsis";
+          if (clamp) {
+            const lh = Number.parseFloat(c.cs.lineHeight);
+            const inner = c.el.clientHeight - Number.parseFloat(c.cs.paddingTop) - Number.parseFloat(c.cs.paddingBottom);
+            const lines = inner / lh;
+            if (lh > 0 && c.el.scrollHeight > c.el.clientHeight + 1 && Math.abs(lines - Math.round(lines)) > 0.15)
+              st.add("clipped", "clamp|" + st.describe(c.el), `text clamped mid-line (${lines.toFixed(2)} lines of ${lh.toFixed(1)} px) in ${st.describe(c.el)}`);
+            continue;
+          }
+          const cut = rects.find((r) => r.left < box.left - 1 || r.right > box.right + 1 || r.top < box.top - 1 || r.bottom > box.bottom + 1);
+          if (cut && !ellipsis)
+            st.add("clipped", "cut|" + st.describe(el), `text cut off by ${st.describe(c.el)}: "${text(el)}" (line ${Math.round(cut.left)}–${Math.round(cut.right)} × ${Math.round(cut.top)}–${Math.round(cut.bottom)}, box ${Math.round(box.left)}–${Math.round(box.right)} × ${Math.round(box.top)}–${Math.round(box.bottom)})`);
+        }
+        // what is visible of each line, for the overlap check
+        for (const c of clips) {
+          const box = c.el.getBoundingClientRect();
+          rects = rects.map((r) => intersect(r, box)).filter((r) => r.right - r.left > 1 && r.bottom - r.top > 1);
+        }
+        if (rects.length) boxes.push({ el, rects, layer: layer(el) });
+      }
+      boxes.sort((a, b) => a.rects[0].top - b.rects[0].top);
+      for (let i = 0; i < boxes.length; i++) {
+        const a = boxes[i];
+        for (let j = i + 1; j < boxes.length; j++) {
+          const b = boxes[j];
+          if (a.layer !== b.layer || a.el.contains(b.el) || b.el.contains(a.el)) continue;
+          for (const ra of a.rects)
+            for (const rb of b.rects) {
+              const w = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
+              const h = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
+              // line boxes of neighbouring lines touch; glyphs drawn over each other overlap by more
+              if (w > 2 && h > Math.min(ra.bottom - ra.top, rb.bottom - rb.top) * 0.3)
+                st.add("overlap", "overlap|" + st.describe(a.el) + "|" + st.describe(b.el), `text drawn over text: "${text(a.el)}" (${st.describe(a.el)}) and "${text(b.el)}" (${st.describe(b.el)}) overlap by ${Math.round(w)} × ${Math.round(h)} px`);
+            }
+        }
+      }
+    };
+    st.extraChecks.push(check);
+  };
+  if (window.__audit) install();
+  else document.addEventListener("DOMContentLoaded", install);
+}
+
+/** In page: the controls of the current decision that are off screen with the page scrolled to the
+ *  top, or covered by another element. The page's scroll positions are restored afterwards. */
+export function foldProblems() {
+  const describe = window.__audit?.describe ?? ((el) => el.tagName);
+  const scrollers = [document.scrollingElement, ...document.querySelectorAll(".board-side")].filter(Boolean).map((el) => [el, el.scrollTop, el.scrollLeft]);
+  for (const [el] of scrollers) el.scrollTop = 0;
+  const problems = [];
+  try {
+    const H = window.innerHeight;
+    const W = document.documentElement.clientWidth;
+    const controls = [...document.querySelectorAll(".board button, .board input, .chars button, .chars input")].filter((c) => {
+      if (c.disabled || c.closest(".card-detail, details")) return false;
+      const r = (c.matches('input[type="radio"]') ? c.closest("label") ?? c : c).getBoundingClientRect();
+      return r.width > 0 && r.height > 0;
+    });
+    for (const c of controls) {
+      const target = c.matches('input[type="radio"]') ? c.closest("label") ?? c : c;
+      const r = target.getBoundingClientRect();
+      // a card's buttons in a sideways-scrolling row count when their row starts on screen
+      if (r.top < -0.5 || r.bottom > H + 0.5 || (r.left >= W && !c.closest(".cards-row"))) {
+        problems.push(`${describe(c)} is off screen at the top of the page (top ${Math.round(r.top)}, bottom ${Math.round(r.bottom)}, viewport ${W}×${H})`);
+        continue;
+      }
+      if (r.left >= W || r.right <= 0) continue;
+      const x = Math.min(Math.max(r.left + r.width / 2, 0), W - 1);
+      const y = r.top + r.height / 2;
+      const hit = document.elementFromPoint(x, y);
+      if (hit && !target.contains(hit) && !hit.contains(target)) problems.push(`${describe(c)} is covered by ${describe(hit)}`);
+    }
+  } finally {
+    for (const [el, top, left] of scrollers) {
+      el.scrollTop = top;
+      el.scrollLeft = left;
+    }
+  }
+  return problems;
+}
