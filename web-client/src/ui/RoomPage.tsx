@@ -1,5 +1,5 @@
 import type { ComponentChildren } from "preact";
-import { useEffect, useMemo, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { colon, errorMessage, logLine, sideName, t } from "../i18n";
 import { Connection } from "../net/connection";
 import { browserSocketFactory, realClock, wsUrlFor } from "../net/env";
@@ -140,6 +140,14 @@ function Room({ code, store }: { code: string; store: GameStore }) {
     !!view && !failure && (view.phase === "planning" || view.phase === "struggle" || view.phase === "dominance");
   const opp = me ? otherFaction(me) : null;
   const oppSeat = store.opponentSeat.value;
+  // A new phase or round starts at the top of its screen (a phone would otherwise stay mid-page,
+  // with the event out of view); not on the first render (a reload keeps the browser's position).
+  const phaseKey = view ? `${view.phase}:${view.round}` : "";
+  const lastPhase = useRef(phaseKey);
+  useEffect(() => {
+    if (lastPhase.current && phaseKey && lastPhase.current !== phaseKey) window.scrollTo({ top: 0 });
+    lastPhase.current = phaseKey;
+  }, [phaseKey]);
   const title = `${t("header.room", { code: displayCode(code) })} · ${t("app.title")}`;
   useEffect(() => {
     document.title = title;
