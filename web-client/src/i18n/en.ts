@@ -236,6 +236,28 @@ export const en = {
   "log.empty": "Nothing yet",
   "log.someone": "a card",
   "error.title": "Refused",
+  "coach.title": "Tutorial",
+  "coach.first":
+    "Your turn. Press “Play top card”: the top card of your deck goes into your play area and its value is added to your total. Aim: finish nearer to the objective ({objective}) than the {them}, without going over it.",
+  "coach.more":
+    "Your total is {total} of {objective}. There is room to grow: play another card, or pass to wait and see what the {them} does.",
+  "coach.power":
+    "Your total is {total} of {objective}. A card with a “Use power” button can act now: using it turns the card sideways (exhausted), its value drops to the small number at its bottom left, and its power resolves. Read it first: hover, focus or tap ⓘ.",
+  "coach.close":
+    "Your total is {total} of {objective}: close. Another card may take you over the objective (bust). Passing keeps your total; you may act again on a later turn.",
+  "coach.theyPassed":
+    "The {them} passed with {theirTotal}. If you pass too, the struggle ends and the nearer total not over {objective} wins. You have {total}: play or use a power first if that helps.",
+  "coach.full": "Your play area is full: no more cards fit. Use a power to change the totals, or pass.",
+  "coach.bust":
+    "Your total {total} is over the objective {objective}: bust. Only a power that lowers it can still save the round; otherwise pass.",
+  "coach.wait": "The {them} is taking its turn. Watch its total against the objective ({objective}).",
+  "coach.choice": "A power asks you to choose: pick an option in the panel, then Confirm.",
+  "coach.theirChoice": "The {them} is resolving a power and choosing.",
+  "coach.overTotals": "Final totals: {rebel} {r} – {i} {imperial} (objective {objective}).",
+  "coach.overWhy": "The nearer total that is not over the objective wins the struggle; a bust total loses.",
+  "coach.next": "You know the struggle. A full game adds characters, strategies and influence over several events.",
+  "coach.fullGame": "Start a full game",
+  "coach.noVp": "Tutorial: no victory points are awarded.",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -238,4 +238,26 @@ export const zhHant: Messages = {
   "log.empty": "尚無紀錄",
   "log.someone": "一張卡牌",
   "error.title": "被拒絕",
+  "coach.title": "教學",
+  "coach.first":
+    "輪到你了。按「打出一張卡牌」：你資源牌堆頂的卡牌會進入你的遊戲區域，它的資源點數會加進你的總資源點數。目標：在不超過任務點數（{objective}）的前提下，比{them}更接近它。",
+  "coach.more":
+    "你的總資源點數是 {total}，任務點數是 {objective}，還有空間。可以再打出一張卡牌，或者放棄行動，看看{them}怎麼做。",
+  "coach.power":
+    "你的總資源點數是 {total}，任務點數是 {objective}。有「使用能力」按鈕的卡牌現在可以行動：使用後卡牌會橫置，資源點數變成左下角的小數字，然後結算它的能力。先讀一下能力：滑鼠移上去、用鍵盤選到，或點 ⓘ。",
+  "coach.close":
+    "你的總資源點數是 {total}，任務點數是 {objective}，已經很接近了。再打出一張卡牌可能會超過任務點數（爆掉）。放棄行動會保住目前的點數，之後的回合仍然可以行動。",
+  "coach.theyPassed":
+    "{them}以 {theirTotal} 點放棄行動。如果你也放棄行動，對戰就會結束，不超過 {objective} 且較接近的一方獲勝。你有 {total} 點：如果有幫助，先打出卡牌或使用能力。",
+  "coach.full": "你的遊戲區域已滿，放不下更多卡牌。可以使用能力改變點數，或者放棄行動。",
+  "coach.bust":
+    "你的總資源點數 {total} 超過了任務點數 {objective}：爆掉了。只有能降低點數的能力還能挽回；否則就放棄行動。",
+  "coach.wait": "現在是{them}的回合。留意它的總資源點數和任務點數（{objective}）的差距。",
+  "coach.choice": "能力要求你做出選擇：在面板中選一個選項，然後按「確認」。",
+  "coach.theirChoice": "{them}正在結算能力並做出選擇。",
+  "coach.overTotals": "最終總資源點數：{rebel} {r} – {i} {imperial}（任務點數 {objective}）。",
+  "coach.overWhy": "不超過任務點數且較接近的一方贏得對戰；爆掉的一方落敗。",
+  "coach.next": "你已經學會對戰了。完整遊戲還有角色、戰略牌和影響力，要爭奪好幾張事件牌。",
+  "coach.fullGame": "開始完整遊戲",
+  "coach.noVp": "教學模式不計算勝利點數。",
 };

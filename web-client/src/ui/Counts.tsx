@@ -21,19 +21,25 @@ function Pips({ n, of, square, label }: { n: number; of: number; square?: boolea
   );
 }
 
-export function Counts({ p }: { p: PlayerView }) {
+/** A side's counts; the tutorial (R-2.8: no VP, influence, characters or strategies) shows only its
+ *  deck and discard pile. */
+export function Counts({ p, tutorial = false }: { p: PlayerView; tutorial?: boolean }) {
   return (
     <dl class="counts">
-      <div>
-        <dt>{t("table.vp")}</dt>
-        <dd>
-          <Pips n={p.vp} of={7} label={`${p.vp} / 7`} />
-        </dd>
-      </div>
-      <div>
-        <dt>{t("table.influence")}</dt>
-        <dd>{p.influence}</dd>
-      </div>
+      {!tutorial && (
+        <>
+          <div>
+            <dt>{t("table.vp")}</dt>
+            <dd>
+              <Pips n={p.vp} of={7} label={`${p.vp} / 7`} />
+            </dd>
+          </div>
+          <div>
+            <dt>{t("table.influence")}</dt>
+            <dd>{p.influence}</dd>
+          </div>
+        </>
+      )}
       <div>
         <dt>{t("table.deck")}</dt>
         <dd>{p.deck_size}</dd>
@@ -42,16 +48,20 @@ export function Counts({ p }: { p: PlayerView }) {
         <dt>{t("table.discard")}</dt>
         <dd>{p.discard_pile.length}</dd>
       </div>
-      <div>
-        <dt>{t("table.reserve")}</dt>
-        <dd>{p.reserve_size}</dd>
-      </div>
-      <div>
-        <dt>{t("table.strategiesLeft")}</dt>
-        <dd>
-          <Pips n={p.unused_strategy_count} of={5} square label={`${p.unused_strategy_count} / 5`} />
-        </dd>
-      </div>
+      {!tutorial && (
+        <>
+          <div>
+            <dt>{t("table.reserve")}</dt>
+            <dd>{p.reserve_size}</dd>
+          </div>
+          <div>
+            <dt>{t("table.strategiesLeft")}</dt>
+            <dd>
+              <Pips n={p.unused_strategy_count} of={5} square label={`${p.unused_strategy_count} / 5`} />
+            </dd>
+          </div>
+        </>
+      )}
     </dl>
   );
 }

@@ -87,7 +87,7 @@ export function awardLines(r: RoundResult): string[] {
   return lines;
 }
 
-export function RoundSummary({ result }: { result: RoundResult }) {
+export function RoundSummary({ result, tutorial = false }: { result: RoundResult; tutorial?: boolean }) {
   return (
     <section class="panel dominance" aria-labelledby={`round-${result.round}`}>
       <h3 id={`round-${result.round}`}>
@@ -120,7 +120,7 @@ export function RoundSummary({ result }: { result: RoundResult }) {
       </table>
       <p class="big">{resultLine(result)}</p>
       <ul class="award">
-        {awardLines(result).map((line) => (
+        {(tutorial ? [t("coach.noVp")] : awardLines(result)).map((line) => (
           <li key={line}>{line}</li>
         ))}
       </ul>

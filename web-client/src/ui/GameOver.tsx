@@ -1,4 +1,5 @@
 import { sideName, t } from "../i18n";
+import type { RoundResult } from "../net/protocol";
 import { vpByRound } from "../state/derived";
 import type { GameStore } from "../state/store";
 import { RoundSummary } from "./Event";
@@ -20,6 +21,7 @@ export function GameOver({ store }: { store: GameStore }) {
   const asked: boolean[] = room?.rematch_requested ?? [false, false];
   const myIdx = me === "rebel" ? 0 : me === "imperial" ? 1 : -1;
   const points = vpByRound(view);
+  const tutorial = view.mode === "tutorial";
   return (
     <section class="panel gameover" aria-labelledby="over-h">
       <h2 id="over-h">{t("over.title")}</h2>
@@ -27,6 +29,8 @@ export function GameOver({ store }: { store: GameStore }) {
       {winner && me && <p>{t("over.winner", { side: sideName(winner) })}</p>}
       {room?.forfeit_winner ? (
         <p>{t("over.forfeit", { side: sideName(room.forfeit_winner) })}</p>
+      ) : tutorial ? (
+        last && <TutorialEnd last={last} />
       ) : (
         o && (
           <p>
@@ -34,8 +38,8 @@ export function GameOver({ store }: { store: GameStore }) {
           </p>
         )
       )}
-      {points.length > 0 && <VpChart points={points} />}
-      {last && <RoundSummary result={last} />}
+      {points.length > 0 && !tutorial && <VpChart points={points} />}
+      {last && <RoundSummary result={last} tutorial={tutorial} />}
       {me && (
         <div class="row">
           {myIdx >= 0 && asked[myIdx] ? (
@@ -51,6 +55,30 @@ export function GameOver({ store }: { store: GameStore }) {
         </div>
       )}
     </section>
+  );
+}
+
+/** The tutorial's end: the totals that decided it (no VP are awarded, R-2.8), why, and what next. */
+function TutorialEnd({ last }: { last: RoundResult }) {
+  return (
+    <div class="coach">
+      <p class="big">
+        {t("coach.overTotals", {
+          rebel: sideName("rebel"),
+          imperial: sideName("imperial"),
+          r: last.totals[0],
+          i: last.totals[1],
+          objective: last.objective,
+        })}
+      </p>
+      <p>{t("coach.overWhy")}</p>
+      <p>{t("coach.next")}</p>
+      <p>
+        <a class="button" href="/">
+          {t("coach.fullGame")}
+        </a>
+      </p>
+    </div>
   );
 }
 

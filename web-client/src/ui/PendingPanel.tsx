@@ -40,6 +40,10 @@ function describeChoice(c: Choice): string {
   }
 }
 
+/** Past this many options (a deck search lists every card) they flow in columns, and the table's
+ *  side column widens further, so all of them stay on one screen. */
+export const MANY_OPTIONS = 6;
+
 /** The pending choice: a dialog for its owner (generic over `pending.options`), a line for others. */
 export function PendingPanel({ store }: { store: GameStore }) {
   const view = store.view.value!;
@@ -87,7 +91,7 @@ export function PendingPanel({ store }: { store: GameStore }) {
           {p.seen_events.map(eventName).join(" → ")}
         </p>
       )}
-      <fieldset class="options">
+      <fieldset class={`options${options.length > MANY_OPTIONS ? " many" : ""}`}>
         <legend>{t("pending.choose")}</legend>
         {options.map((o) => {
           const k = choiceKey(o);

@@ -5,9 +5,10 @@ import { type Faction, otherFaction, type PlayerView, type View } from "../net/p
 import { choiceKey, myAnswers, optionForCard, playerOf, refKey, totalStatus } from "../state/derived";
 import type { GameStore } from "../state/store";
 import { CardFace } from "./Card";
+import { Coach } from "./Coach";
 import { Counts } from "./Counts";
 import { EventCard, RoundSummary } from "./Event";
-import { PendingPanel } from "./PendingPanel";
+import { MANY_OPTIONS, PendingPanel } from "./PendingPanel";
 import { slotText } from "./Planning";
 import { pendingSelection } from "./selection";
 
@@ -21,9 +22,10 @@ export function Table({ store }: { store: GameStore }) {
   const top = otherFaction(bottom);
   const current = view.rounds.find((r) => r.round === view.round);
   // while this player answers a pending choice the side column widens to hold its options
-  const choosing = myAnswers(view, store.role.value).length > 0;
+  const answers = myAnswers(view, store.role.value).length;
+  const choosing = answers > 0 ? (answers > MANY_OPTIONS ? " choosing many" : " choosing") : "";
   return (
-    <div class={`board table${choosing ? " choosing" : ""}`}>
+    <div class={`board table${choosing}`}>
       <div class="board-main">
         <PlayerStrip view={view} f={top} store={store} />
         <PlayArea view={view} f={top} store={store} />
@@ -32,10 +34,11 @@ export function Table({ store }: { store: GameStore }) {
         <ActionBar store={store} />
       </div>
       <aside class="board-side" aria-label={t("event.title")}>
+        <Coach view={view} store={store} />
         <PendingPanel store={store} />
         <EventCard view={view} />
         <Totals view={view} />
-        {current && <RoundSummary result={current} />}
+        {current && <RoundSummary result={current} tutorial={view.mode === "tutorial"} />}
       </aside>
     </div>
   );
@@ -86,26 +89,28 @@ function PlayerStrip({ view, f, store }: { view: View; f: Faction; store: GameSt
           </span>
         )}
         {passed && <span class="pass-chip">{t("table.passed")}</span>}
-        <Counts p={p} />
+        <Counts p={p} tutorial={view.mode === "tutorial"} />
       </div>
-      <p class="small">
-        <StrategySlotCard p={p} />
-        {slotText(p)}
-        {mine && p.strategy.state === "known" && !view.rounds.some((r) => r.round === view.round) && (
-          <>
-            {" "}
-            <span class="badge secret-mark">{t("common.onlyYou")}</span>
-          </>
-        )}
-        {p.used_strategies.length > 0 && (
-          <>
-            {" "}
-            · {t("strategy.used")}
-            {colon()}
-            {p.used_strategies.map(strategyName).join(t("sep.list"))}
-          </>
-        )}
-      </p>
+      {view.mode !== "tutorial" && (
+        <p class="small">
+          <StrategySlotCard p={p} />
+          {slotText(p)}
+          {mine && p.strategy.state === "known" && !view.rounds.some((r) => r.round === view.round) && (
+            <>
+              {" "}
+              <span class="badge secret-mark">{t("common.onlyYou")}</span>
+            </>
+          )}
+          {p.used_strategies.length > 0 && (
+            <>
+              {" "}
+              · {t("strategy.used")}
+              {colon()}
+              {p.used_strategies.map(strategyName).join(t("sep.list"))}
+            </>
+          )}
+        </p>
+      )}
       {p.deck_top && <p class="small secret">{t("table.deckTop", { card: cardName(p.deck_top) })}</p>}
       {mine && p.characters && (
         <p class="small secret">
