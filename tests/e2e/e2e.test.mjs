@@ -2,7 +2,8 @@
 // through the real UI in Debian's chromium (playwright-core), while a spectator watches. The Rebel
 // creator (desktop) uses the keyboard only (Tab / Shift+Tab, Enter, Space, arrow keys); the Imperial
 // guest is a 375 px phone (touch emulation) and taps. Every render of every page is audited:
-// accessible names, ready/exhausted shown by text (not colour alone), no horizontal overflow.
+// accessible names, ready/exhausted shown by text (not colour alone), no horizontal overflow, no
+// clipped or overlapping text (layout.mjs); the desktop player's decisions fit 1280×800 and 1366×768.
 // Run with `node --test e2e.test.mjs` (see README.md); run.sh starts the server.
 import { test } from "node:test";
 import assert from "node:assert/strict";

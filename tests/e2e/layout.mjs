@@ -129,12 +129,17 @@ export function foldProblems() {
     const H = window.innerHeight;
     const W = document.documentElement.clientWidth;
     const controls = [...document.querySelectorAll(".board button, .board input, .chars button, .chars input")].filter((c) => {
-      if (c.disabled || c.closest(".card-detail, details")) return false;
+      // a card's "Select" on the table is a shortcut to an option the dialog lists: the dialog's own
+      // option is the control that must be on screen
+      if (c.disabled || c.closest(".card-detail, details") || c.matches(".target-btn")) return false;
       const r = (c.matches('input[type="radio"]') ? c.closest("label") ?? c : c).getBoundingClientRect();
       return r.width > 0 && r.height > 0;
     });
     for (const c of controls) {
-      const target = c.matches('input[type="radio"]') ? c.closest("label") ?? c : c;
+      // an option of a very long list scrolls in its own list box (.options.many): the box must be on
+      // screen, whole; the option need only be inside it
+      const listBox = c.closest(".options.many");
+      const target = listBox ?? (c.matches('input[type="radio"]') ? c.closest("label") ?? c : c);
       const r = target.getBoundingClientRect();
       // a card's buttons in a sideways-scrolling row count when their row starts on screen
       if (r.top < -0.5 || r.bottom > H + 0.5 || (r.left >= W && !c.closest(".cards-row"))) {
@@ -145,6 +150,7 @@ export function foldProblems() {
       const x = Math.min(Math.max(r.left + r.width / 2, 0), W - 1);
       const y = r.top + r.height / 2;
       const hit = document.elementFromPoint(x, y);
+      if (listBox) continue;
       if (hit && !target.contains(hit) && !hit.contains(target)) problems.push(`${describe(c)} is covered by ${describe(hit)}`);
     }
   } finally {
