@@ -1286,3 +1286,79 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     await cleanup();
   }
 });
+
+// ---------------------------------------------------------------- the tutorial
+test("a newcomer plays the tutorial against the computer in 日本語 at 1366×768, guided by the coach", { timeout: 120_000 }, async () => {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const server = await startServer();
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"] });
+  try {
+    // the browser's language picks the page's (navigator.languages = ja-JP)
+    const ctx = await browser.newContext({ viewport: DESKTOP_SIZES[1], locale: "ja-JP", baseURL: server.base });
+    await ctx.addInitScript(auditor, { words: STATE_WORDS, width: null });
+    await ctx.addInitScript(textAudit);
+    const page = await ctx.newPage();
+    const errors = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+    await page.goto("/");
+    await page.waitForFunction(() => document.documentElement.lang === "ja");
+    await page.check('input[name="side"][value="rebel"]');
+    await page.check('input[name="mode"][value="tutorial"]');
+    await page.check('input[name="opponent"][value="easy"]');
+    await page.click('form button.primary[type="submit"]');
+    await page.waitForSelector(".coach", { timeout: 15_000 });
+    const first = (await page.textContent(".coach")).trim();
+    assert.ok(first.includes("「カードのプレイ」を押す"), `the first lesson says to play the top card: ${first}`);
+    await shot(page, "13-tutorial-ja-1366x768", { fullPage: false });
+
+    const lessons = new Set();
+    const fold = [];
+    for (let step = 0; step < 200; step++) {
+      const state = await (
+        await page.waitForFunction(
+          () => {
+            if (document.querySelector(".gameover")) return "over";
+            const dlg = document.querySelector('[role="dialog"]');
+            if (dlg && dlg.querySelector('input[type="radio"]')) return "dialog";
+            if ([...document.querySelectorAll(".board .actionbar button, .board .card-btn:not(.target-btn)")].some((b) => !b.disabled)) return "turn";
+            return null;
+          },
+          null,
+          { polling: 50, timeout: STEP_TIMEOUT_MS },
+        )
+      ).jsonValue();
+      if (state === "over") break;
+      const lesson = (await page.textContent(".coach").catch(() => "")).trim();
+      assert.ok(lesson.length > 20, `the coach speaks at every decision (${state}): "${lesson}"`);
+      lessons.add(lesson.replace(/\d+/g, "#"));
+      fold.push(...(await page.evaluate(foldProblems)));
+      if (state === "dialog") {
+        await page.check('[role="dialog"] input[type="radio"] >> nth=0');
+        await page.click('[role="dialog"] button.primary');
+      } else {
+        // follow the coach: play while it says there is room, pass once it warns of bust or a full area
+        const stop = /バースト|いっぱい|パスすると紛争が終わり/.test(lesson);
+        const play = page.locator(".board .actionbar button.primary");
+        if (!stop && (await play.count()) && (await play.isEnabled())) await play.click();
+        else await page.click(".board .actionbar button:not(.primary)");
+      }
+      await page.waitForFunction((before) => (document.querySelector(".coach")?.textContent ?? "") !== before || !!document.querySelector(".gameover"), lesson, { polling: 50, timeout: STEP_TIMEOUT_MS }).catch(() => {});
+    }
+    await page.waitForSelector(".gameover");
+    const over = (await page.textContent(".gameover")).replace(/\s+/g, " ");
+    assert.match(over, /最終の総リソース値：反乱軍 \d+ – \d+ 帝国軍（目標値 \d+）/, `the end gives the totals that decided it: ${over}`);
+    assert.ok(!over.includes("勝利ポイント +"), "no VP are awarded in the tutorial");
+    assert.equal((await page.textContent('.gameover a[href="/"]')).trim(), "通常ゲームを始める");
+    await shot(page, "14-tutorial-over-ja-1366x768", { fullPage: false });
+    await page.evaluate(() => window.__audit.run("final"));
+    const problems = await page.evaluate(() => window.__audit.problems.map((p) => `${p.kind}: ${p.detail}`));
+    assert.deepEqual(problems, [], "the tutorial's pages are accessible, unclipped, without overlapping text");
+    assert.deepEqual(fold, [], "every decision of the tutorial fits 1366×768");
+    assert.ok(lessons.size >= 2, `the coach changed its lesson as the game went on (${lessons.size}): ${[...lessons].join(" | ")}`);
+    assert.deepEqual(errors, [], "no page errors");
+    log(`tutorial: ${lessons.size} different lessons seen; ${over.slice(0, 120)}`);
+  } finally {
+    await browser.close().catch(() => {});
+    await server.stop();
+  }
+});

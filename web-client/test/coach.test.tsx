@@ -5,7 +5,7 @@ import { render } from "preact";
 import { act } from "preact/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Lang, setLanguage } from "../src/i18n";
-import type { RoundResult, View } from "../src/net/protocol";
+import type { View } from "../src/net/protocol";
 import { GameStore } from "../src/state/store";
 import { GameOver } from "../src/ui/GameOver";
 import { Table } from "../src/ui/Table";
@@ -96,39 +96,29 @@ describe("tutorial coach", () => {
       for (const word of ["Victory points", "Influence", "Reserve", "Strategies left", "not chosen"])
         expect(s).not.toContain(word);
     }
+    // the one event awards nothing and has no deck behind it
+    const event = root.querySelector(".event")?.textContent ?? "";
+    expect(event).toContain("Escape From Tatooine");
+    for (const word of ["VP", "influence", "events left"]) expect(event).not.toContain(word);
   });
 
   it("the end screen gives the totals that decided it, not 0 – 0 VP, and a way to a full game", () => {
-    const result: RoundResult = {
-      round: 1,
-      event: "Escape From Tatooine",
-      objective: 17,
-      strategies: [null, null],
-      totals_at_reveal: [11, 6],
-      totals: [11, 6],
-      direct_assault: [false, false],
-      bust: [false, false],
-      eligible: [true, true],
-      would_be_winner: "rebel",
-      deception: false,
-      winner: "rebel",
-      reason: "higher_total",
-      vp_after: [0, 0],
-    };
+    // the struggle ends the game — no dominance, no round result; the totals stay on the table
     const v = tutorial({
       phase: "game_over",
       turn: null,
       legal_actions: [],
-      rounds: [result],
-      outcome: { winner: "rebel", reason: "tutorial", vp: [0, 0] } as View["outcome"],
+      rounds: [],
+      outcome: { winner: "rebel", reason: "tutorial", vp: [0, 0] },
     });
+    v.rebel.total = 11;
+    v.imperial.total = 6;
     const s = new GameStore();
     s.apply(welcome(3, v));
     act(() => render(<GameOver store={s} />, root));
     const text = root.textContent ?? "";
     expect(text).toContain("Final totals: Rebel 11 – 6 Imperial (objective 17)");
     expect(text).not.toContain("0 – 0");
-    expect(text).toContain("no victory points are awarded");
     expect(root.querySelector('a[href="/"]')?.textContent).toBe("Start a full game");
     expect(root.querySelector(".chart")).toBeNull();
   });

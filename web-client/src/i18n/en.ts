@@ -254,10 +254,12 @@ export const en = {
   "coach.choice": "A power asks you to choose: pick an option in the panel, then Confirm.",
   "coach.theirChoice": "The {them} is resolving a power and choosing.",
   "coach.overTotals": "Final totals: {rebel} {r} – {i} {imperial} (objective {objective}).",
-  "coach.overWhy": "The nearer total that is not over the objective wins the struggle; a bust total loses.",
+  "coach.overWhy":
+    "The nearer total that is not over the objective wins the struggle; a bust total loses; equal totals (or both bust) win for nobody.",
   "coach.next": "You know the struggle. A full game adds characters, strategies and influence over several events.",
   "coach.fullGame": "Start a full game",
   "coach.noVp": "Tutorial: no victory points are awarded.",
+  "pending.ref": "{card} ({side})",
 } as const;
 
 export type MessageKey = keyof typeof en;

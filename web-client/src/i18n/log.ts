@@ -130,7 +130,7 @@ const zh: Fmt = (e, h) => {
     case "card_played":
       return `${h.side(e.faction)}打出${h.card(e.card)}。`;
     case "discard_pile_under_deck":
-      return `${h.side(e.faction)}的棄牌堆（${e.cards} 張）放到牌堆底。`;
+      return `${h.side(e.faction)}的棄牌堆（${e.cards} 張）放到資源牌堆底部。`;
     case "power_used":
       return `${h.side(e.faction)}使用${h.card(e.card)}${e.banned ? "（被禁止：無效果）" : ""}。`;
     case "card_discarded":
@@ -178,7 +178,7 @@ const zh: Fmt = (e, h) => {
     case "event_won":
       return `${h.side(e.faction)}贏得${h.event(e.event)}：${e.vp} 勝利點數、${e.influence} 影響力。`;
     case "event_to_bottom":
-      return `${h.event(e.event)}放到事件牌堆底。`;
+      return `${h.event(e.event)}面朝下放到事件牌堆底部。`;
     case "events_reordered":
       return `${h.side(e.by)}重新排列了最上面 ${e.count} 張事件牌。`;
     case "modifier_set":
@@ -199,7 +199,7 @@ const ja: Fmt = (e, h) => {
     case "characters_chosen":
       return `${h.side(e.faction)}がキャラクターを選択${e.characters ? `：${cardsIn(e.characters).map(h.card).join("、")}` : ""}。`;
     case "deck_shuffled":
-      return `${h.side(e.faction)}のデッキを混ぜた。`;
+      return `${h.side(e.faction)}のデッキをシャッフルした。`;
     case "round_started":
       return `ラウンド ${e.round}：${h.event(e.event)}。`;
     case "strategy_chosen":
@@ -209,7 +209,7 @@ const ja: Fmt = (e, h) => {
     case "card_played":
       return `${h.side(e.faction)}が${h.card(e.card)}をプレイ。`;
     case "discard_pile_under_deck":
-      return `${h.side(e.faction)}の捨て札（${e.cards} 枚）をデッキの下へ。`;
+      return `${h.side(e.faction)}の捨て札（${e.cards}枚）をデッキの下に置いた。`;
     case "power_used":
       return `${h.side(e.faction)}が${h.card(e.card)}のパワーを使用${e.banned ? "（禁止：効果なし）" : ""}。`;
     case "card_discarded":
@@ -225,7 +225,7 @@ const ja: Fmt = (e, h) => {
     case "influence_lost":
       return `${h.side(e.faction)}が影響力を ${e.amount} 失った（${e.total}）。`;
     case "deck_looked":
-      return `${h.side(e.by)}が${h.side(e.deck)}のデッキを ${e.count} 枚見た${e.cards ? `：${cardsIn(e.cards).map(h.card).join("、")}` : ""}。`;
+      return `${h.side(e.by)}が${h.side(e.deck)}のデッキを上から${e.count}枚見た${e.cards ? `：${cardsIn(e.cards).map(h.card).join("、")}` : ""}。`;
     case "deck_searched":
       return `${h.side(e.by)}が${h.side(e.deck)}のデッキを探した。`;
     case "card_on_top":
@@ -257,9 +257,9 @@ const ja: Fmt = (e, h) => {
     case "event_won":
       return `${h.side(e.faction)}が${h.event(e.event)}を獲得：勝利ポイント ${e.vp}、影響力 ${e.influence}。`;
     case "event_to_bottom":
-      return `${h.event(e.event)}をイベントの一番下へ。`;
+      return `${h.event(e.event)}を裏向きでイベント・デッキの一番下へ。`;
     case "events_reordered":
-      return `${h.side(e.by)}がイベントの上 ${e.count} 枚を並べ替えた。`;
+      return `${h.side(e.by)}がイベント・デッキの上${e.count}枚を並べ替えた。`;
     case "modifier_set":
       return `${h.side(e.faction)}：次のラウンド${h.modifier(e.modifier)}。`;
     case "balance_token":

@@ -36,10 +36,7 @@ export function Coach({ view, store }: { view: View; store: GameStore }) {
   if (!l) return null;
   return (
     <section class="coach" aria-labelledby="coach-h" aria-live="polite">
-      <h2 id="coach-h">
-        <span aria-hidden="true">🎓 </span>
-        {t("coach.title")}
-      </h2>
+      <h2 id="coach-h">{t("coach.title")}</h2>
       <p>{t(l.key as Parameters<typeof t>[0], l.params)}</p>
     </section>
   );

@@ -21,9 +21,17 @@ function Pips({ n, of, square, label }: { n: number; of: number; square?: boolea
   );
 }
 
-/** A side's counts; the tutorial (R-2.8: no VP, influence, characters or strategies) shows only its
+/** A side's counts (`shuffles`: how often its deck was shuffled, to show each shuffle); the tutorial (R-2.8: no VP, influence, characters or strategies) shows only its
  *  deck and discard pile. */
-export function Counts({ p, tutorial = false }: { p: PlayerView; tutorial?: boolean }) {
+export function Counts({
+  p,
+  tutorial = false,
+  shuffles = 0,
+}: {
+  p: PlayerView;
+  tutorial?: boolean;
+  shuffles?: number;
+}) {
   return (
     <dl class="counts">
       {!tutorial && (
@@ -42,11 +50,16 @@ export function Counts({ p, tutorial = false }: { p: PlayerView; tutorial?: bool
       )}
       <div>
         <dt>{t("table.deck")}</dt>
-        <dd>{p.deck_size}</dd>
+        {/* keyed by the number of shuffles: a shuffle remounts it and its animation plays */}
+        <dd key={`deck-${shuffles}`} class={shuffles > 0 ? "shuffled" : undefined}>
+          {p.deck_size}
+        </dd>
       </div>
       <div>
         <dt>{t("table.discard")}</dt>
-        <dd>{p.discard_pile.length}</dd>
+        <dd key={`discard-${p.discard_pile.length}`} class={p.discard_pile.length > 0 ? "grew" : undefined}>
+          {p.discard_pile.length}
+        </dd>
       </div>
       {!tutorial && (
         <>

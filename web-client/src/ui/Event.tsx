@@ -6,6 +6,8 @@ import { FACTIONS } from "../net/protocol";
 export function EventCard({ view }: { view: View }) {
   const ev = view.event;
   if (!ev) return null;
+  // R-2.8: the tutorial's one event awards nothing and has no deck behind it
+  const tutorial = view.mode === "tutorial";
   return (
     <section class="event" aria-label={`${t("event.title")}: ${eventName(ev.event)}`}>
       <div class="event-head">
@@ -25,9 +27,11 @@ export function EventCard({ view }: { view: View }) {
         </span>{" "}
         <span class="pips-label">{t("event.capacity", { n: ev.capacity })}</span>
       </div>
-      <p class="rewards">
-        {t("event.vp", { n: ev.vp })} · {t("event.influence", { n: ev.influence })}
-      </p>
+      {!tutorial && (
+        <p class="rewards">
+          {t("event.vp", { n: ev.vp })} · {t("event.influence", { n: ev.influence })}
+        </p>
+      )}
       <p class="effect">{effectText(ev.effect)}</p>
       <p class="meta">
         {t("table.round", { n: view.round })} · {t(`phase.${view.phase}`)}
@@ -39,8 +43,12 @@ export function EventCard({ view }: { view: View }) {
             <span class={`side-${view.balance}`}>{sideName(view.balance)}</span>
           </>
         )}
-        {" · "}
-        {t("event.deck", { n: view.event_deck_size })}
+        {!tutorial && (
+          <>
+            {" · "}
+            {t("event.deck", { n: view.event_deck_size })}
+          </>
+        )}
       </p>
       {view.known_next_events.length > 0 && (
         <p class="secret">

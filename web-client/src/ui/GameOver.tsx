@@ -1,5 +1,5 @@
 import { sideName, t } from "../i18n";
-import type { RoundResult } from "../net/protocol";
+import type { View } from "../net/protocol";
 import { vpByRound } from "../state/derived";
 import type { GameStore } from "../state/store";
 import { RoundSummary } from "./Event";
@@ -30,7 +30,7 @@ export function GameOver({ store }: { store: GameStore }) {
       {room?.forfeit_winner ? (
         <p>{t("over.forfeit", { side: sideName(room.forfeit_winner) })}</p>
       ) : tutorial ? (
-        last && <TutorialEnd last={last} />
+        <TutorialEnd view={view} />
       ) : (
         o && (
           <p>
@@ -58,20 +58,25 @@ export function GameOver({ store }: { store: GameStore }) {
   );
 }
 
-/** The tutorial's end: the totals that decided it (no VP are awarded, R-2.8), why, and what next. */
-function TutorialEnd({ last }: { last: RoundResult }) {
+/** The tutorial's end: the totals that decided it (R-2.8: the struggle ends the game, with no
+ *  dominance and no VP; the play areas and the event stay as they were), why, and what next. */
+function TutorialEnd({ view }: { view: View }) {
   return (
     <div class="coach">
-      <p class="big">
-        {t("coach.overTotals", {
-          rebel: sideName("rebel"),
-          imperial: sideName("imperial"),
-          r: last.totals[0],
-          i: last.totals[1],
-          objective: last.objective,
-        })}
+      {view.event && (
+        <p class="big">
+          {t("coach.overTotals", {
+            rebel: sideName("rebel"),
+            imperial: sideName("imperial"),
+            r: view.rebel.total,
+            i: view.imperial.total,
+            objective: view.event.objective,
+          })}
+        </p>
+      )}
+      <p>
+        {t("coach.overWhy")} {t("coach.noVp")}
       </p>
-      <p>{t("coach.overWhy")}</p>
       <p>{t("coach.next")}</p>
       <p>
         <a class="button" href="/">

@@ -19,7 +19,7 @@ function sourceName(p: PendingView): string {
 }
 
 function describeChoice(c: Choice): string {
-  const ref = (r: CardRef) => `${cardName(r.card)} (${sideName(r.owner)})`;
+  const ref = (r: CardRef) => t("pending.ref", { card: cardName(r.card), side: sideName(r.owner) });
   switch (c.kind) {
     case "cards":
       return c.cards.length === 0 ? t("pending.nothing") : c.cards.map(ref).join(" + ");

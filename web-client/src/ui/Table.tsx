@@ -8,6 +8,7 @@ import { CardFace } from "./Card";
 import { Coach } from "./Coach";
 import { Counts } from "./Counts";
 import { EventCard, RoundSummary } from "./Event";
+import { useLeavingCards } from "./motion";
 import { MANY_OPTIONS, PendingPanel } from "./PendingPanel";
 import { slotText } from "./Planning";
 import { pendingSelection } from "./selection";
@@ -73,6 +74,7 @@ function Totals({ view }: { view: View }) {
 function PlayerStrip({ view, f, store }: { view: View; f: Faction; store: GameStore }) {
   const p: PlayerView = playerOf(view, f);
   const mine = store.me.value === f;
+  const shuffles = store.log.value.filter((e) => e.type === "deck_shuffled" && e.faction === f).length;
   const acting = view.phase === "struggle" && view.turn === f;
   // R-4: a pass is the last action and the other side is to act; it is shown until someone acts.
   const passed = view.phase === "struggle" && view.last_action_was_pass && view.turn === otherFaction(f);
@@ -89,7 +91,7 @@ function PlayerStrip({ view, f, store }: { view: View; f: Faction; store: GameSt
           </span>
         )}
         {passed && <span class="pass-chip">{t("table.passed")}</span>}
-        <Counts p={p} tutorial={view.mode === "tutorial"} />
+        <Counts p={p} tutorial={view.mode === "tutorial"} shuffles={shuffles} />
       </div>
       {view.mode !== "tutorial" && (
         <p class="small">
@@ -160,12 +162,13 @@ function PlayArea({ view, f, store }: { view: View; f: Faction; store: GameStore
   const byCard = store.legalCards.value;
   const mine = store.me.value === f;
   const busy = store.busy.value;
+  const leaving = useLeavingCards(p.play_area.map((c) => c.card));
   return (
     <section class={`playarea ${f}`} aria-label={t("table.playArea", { side: sideName(f) })}>
       <p class="small muted">
         {t("table.playArea", { side: sideName(f) })} · {t("table.capacityLeft", { n: p.capacity_left })}
       </p>
-      {p.play_area.length === 0 ? (
+      {p.play_area.length === 0 && leaving.length === 0 ? (
         <p class="muted empty">{t("table.emptyArea")}</p>
       ) : (
         <ul class="cards-row" role="list">
@@ -220,6 +223,9 @@ function PlayArea({ view, f, store }: { view: View; f: Faction; store: GameStore
               </li>
             );
           })}
+          {leaving.map((c) => (
+            <li key={`gone-${c}`} class={`card-ghost ${f}`} aria-hidden="true" />
+          ))}
         </ul>
       )}
     </section>
