@@ -3,24 +3,16 @@
 // that applies, in the three languages; nothing of it shows in a full game.
 import { render } from "preact";
 import { act } from "preact/test-utils";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type Lang, setLanguage } from "../src/i18n";
 import type { View } from "../src/net/protocol";
 import { GameStore } from "../src/state/store";
 import { GameOver } from "../src/ui/GameOver";
 import { Table } from "../src/ui/Table";
+import { mountPoint } from "./dom";
 import { makeView, welcome } from "./fakes";
 
-let root: HTMLElement;
-beforeEach(() => {
-  root = document.createElement("div");
-  document.body.appendChild(root);
-  setLanguage("en");
-});
-afterEach(() => {
-  render(null, root);
-  root.remove();
-});
+const root = mountPoint();
 
 const ESCAPE = {
   event: "Escape From Tatooine" as const,
@@ -41,8 +33,8 @@ function coachText(view: View, lang: Lang = "en"): string | null {
   setLanguage(lang);
   const s = new GameStore();
   s.apply(welcome(3, view));
-  act(() => render(<Table store={s} />, root));
-  return root.querySelector(".coach")?.textContent ?? null;
+  act(() => render(<Table store={s} />, root()));
+  return root().querySelector(".coach")?.textContent ?? null;
 }
 
 function withCards(v: View, total: number): View {
@@ -84,12 +76,12 @@ describe("tutorial coach", () => {
 
   it("no coach and no tutorial hiding in a full game", () => {
     expect(coachText(makeView({ legal_actions: [PLAY, PASS] }))).toBeNull();
-    expect(root.textContent).toContain("Victory points");
+    expect(root().textContent).toContain("Victory points");
   });
 
   it("the tutorial's table shows no VP, influence, reserve or strategies", () => {
     coachText(tutorial());
-    const strips = [...root.querySelectorAll(".strip")].map((s) => s.textContent ?? "");
+    const strips = [...root().querySelectorAll(".strip")].map((s) => s.textContent ?? "");
     expect(strips.length).toBe(2);
     for (const s of strips) {
       expect(s).toContain("Deck");
@@ -97,7 +89,7 @@ describe("tutorial coach", () => {
         expect(s).not.toContain(word);
     }
     // the one event awards nothing and has no deck behind it
-    const event = root.querySelector(".event")?.textContent ?? "";
+    const event = root().querySelector(".event")?.textContent ?? "";
     expect(event).toContain("Escape From Tatooine");
     for (const word of ["VP", "influence", "events left"]) expect(event).not.toContain(word);
   });
@@ -115,11 +107,11 @@ describe("tutorial coach", () => {
     v.imperial.total = 6;
     const s = new GameStore();
     s.apply(welcome(3, v));
-    act(() => render(<GameOver store={s} />, root));
-    const text = root.textContent ?? "";
+    act(() => render(<GameOver store={s} />, root()));
+    const text = root().textContent ?? "";
     expect(text).toContain("Final totals: Rebel 11 – 6 Imperial (objective 17)");
     expect(text).not.toContain("0 – 0");
-    expect(root.querySelector('a[href="/"]')?.textContent).toBe("Start a full game");
-    expect(root.querySelector(".chart")).toBeNull();
+    expect(root().querySelector('a[href="/"]')?.textContent).toBe("Start a full game");
+    expect(root().querySelector(".chart")).toBeNull();
   });
 });

@@ -4,23 +4,14 @@
 import { render } from "preact";
 import { act } from "preact/test-utils";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { setLanguage } from "../src/i18n";
 import { GameStore } from "../src/state/store";
 import { Table } from "../src/ui/Table";
+import { mountPoint } from "./dom";
 import { makeView, welcome } from "./fakes";
 
-let root: HTMLElement;
-beforeEach(() => {
-  vi.useFakeTimers();
-  root = document.createElement("div");
-  document.body.appendChild(root);
-  setLanguage("en");
-});
-afterEach(() => {
-  render(null, root);
-  root.remove();
-  vi.useRealTimers();
-});
+const root = mountPoint();
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
 
 describe("card movements", () => {
   it("a discarded card leaves a nameless ghost for 200 ms", () => {
@@ -33,18 +24,18 @@ describe("card movements", () => {
     after.imperial.play_area = [{ card: "Recon 2", ready: true, value: 2 }];
     const store = new GameStore();
     store.apply(welcome(3, before));
-    act(() => render(<Table store={store} />, root));
-    expect(root.querySelectorAll(".card-ghost").length).toBe(0);
+    act(() => render(<Table store={store} />, root()));
+    expect(root().querySelectorAll(".card-ghost").length).toBe(0);
     act(() => store.apply(welcome(4, after)));
-    act(() => render(<Table store={store} />, root));
-    const ghosts = [...root.querySelectorAll(".card-ghost")];
+    act(() => render(<Table store={store} />, root()));
+    const ghosts = [...root().querySelectorAll(".card-ghost")];
     expect(ghosts.length).toBe(1);
     expect(ghosts[0]!.textContent).toBe("");
     expect(ghosts[0]!.getAttribute("aria-hidden")).toBe("true");
-    expect(root.textContent).not.toContain("Darth Vader");
+    expect(root().textContent).not.toContain("Darth Vader");
     act(() => {
       vi.advanceTimersByTime(250);
     });
-    expect(root.querySelectorAll(".card-ghost").length).toBe(0);
+    expect(root().querySelectorAll(".card-ghost").length).toBe(0);
   });
 });
