@@ -260,6 +260,7 @@ export const en = {
   "coach.fullGame": "Start a full game",
   "coach.noVp": "Tutorial: no victory points are awarded.",
   "pending.ref": "{card} ({side})",
+  "dominance.event": "{event} ({objective})",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -264,4 +264,5 @@ export const ja: Messages = {
   "coach.fullGame": "通常ゲームを始める",
   "coach.noVp": "チュートリアルでは勝利ポイントは入りません。",
   "pending.ref": "{card}（{side}）",
+  "dominance.event": "{event}（{objective}）",
 };

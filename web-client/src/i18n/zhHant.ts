@@ -261,4 +261,5 @@ export const zhHant: Messages = {
   "coach.fullGame": "開始完整遊戲",
   "coach.noVp": "教學模式不計算勝利點數。",
   "pending.ref": "{card}（{side}）",
+  "dominance.event": "{event}（{objective}）",
 };

@@ -99,8 +99,8 @@ export function RoundSummary({ result, tutorial = false }: { result: RoundResult
   return (
     <section class="panel dominance" aria-labelledby={`round-${result.round}`}>
       <h3 id={`round-${result.round}`}>
-        {t("dominance.title")} · {t("table.round", { n: result.round })} · {eventName(result.event)} ({result.objective}
-        )
+        {t("dominance.title")} · {t("table.round", { n: result.round })} ·{" "}
+        {t("dominance.event", { event: eventName(result.event), objective: result.objective })}
       </h3>
       <table class="reveal">
         <caption class="sr-only">{t("dominance.revealed")}</caption>
