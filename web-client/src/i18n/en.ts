@@ -261,6 +261,7 @@ export const en = {
   "coach.noVp": "Tutorial: no victory points are awarded.",
   "pending.ref": "{card} ({side})",
   "dominance.event": "{event} ({objective})",
+  "common.youMark": " (You)",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -265,4 +265,5 @@ export const ja: Messages = {
   "coach.noVp": "チュートリアルでは勝利ポイントは入りません。",
   "pending.ref": "{card}（{side}）",
   "dominance.event": "{event}（{objective}）",
+  "common.youMark": "（あなた）",
 };

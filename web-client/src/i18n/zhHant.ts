@@ -262,4 +262,5 @@ export const zhHant: Messages = {
   "coach.noVp": "教學模式不計算勝利點數。",
   "pending.ref": "{card}（{side}）",
   "dominance.event": "{event}（{objective}）",
+  "common.youMark": "（你）",
 };

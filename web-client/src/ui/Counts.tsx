@@ -87,7 +87,8 @@ export function ScoreStrip({ view, me }: { view: View; me: string | null }) {
       {FACTIONS.map((f) => (
         <div key={f} class={`score-side ${f}`}>
           <h2>
-            {sideName(f)} {me === f && <span class="muted">({t("common.you")})</span>}
+            {sideName(f)}
+            {me === f && <span class="muted">{t("common.youMark")}</span>}
           </h2>
           <Counts p={playerOf(view, f)} />
         </div>

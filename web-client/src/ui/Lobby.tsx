@@ -59,7 +59,7 @@ function SeatList({ store }: { store: GameStore }) {
           <li key={f} class={f}>
             <span class={`dot ${s.connected ? "on" : "off"}`} aria-hidden="true" />
             <strong>{sideName(f)}</strong>
-            {me === f && <> ({t("common.you")})</>} — {state}
+            {me === f && t("common.youMark")} — {state}
           </li>
         );
       })}

@@ -45,7 +45,8 @@ export function Planning({ store }: { store: GameStore }) {
             return (
               <div key={f} class={`strategy-block ${f}`}>
                 <h3>
-                  {sideName(f)} {me === f && <>({t("common.you")})</>} — {slotText(p)}
+                  {sideName(f)}
+                  {me === f && t("common.youMark")} — {slotText(p)}
                   {p.strategy.state === "known" && !p.modifiers.located && (
                     <>
                       {" "}

@@ -82,7 +82,8 @@ function PlayerStrip({ view, f, store }: { view: View; f: Faction; store: GameSt
     <section class={`strip ${f}${acting ? " acting" : ""}`} aria-label={sideName(f)}>
       <div class="strip-head">
         <h2>
-          {sideName(f)} {mine && <span class="muted">({t("common.you")})</span>}
+          {sideName(f)}
+          {mine && <span class="muted">{t("common.youMark")}</span>}
         </h2>
         {acting && (
           <span class="turn-chip">
