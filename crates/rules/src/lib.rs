@@ -35,6 +35,7 @@ mod game;
 pub mod log;
 pub mod log_text;
 mod rng;
+mod seed;
 #[cfg(feature = "ts")]
 mod typescript;
 pub mod view;
@@ -49,6 +50,7 @@ pub use game::{
     ChoiceSource, Game, PendingStep, ROUND_LIMIT, STRUGGLE_ACTION_LIMIT, Setup, SetupError, SideSetup, Start, VP_TO_WIN,
 };
 pub use log::{Event, LogEntry};
+pub use seed::GameSeed;
 pub use strategy::{Strategy, StrategySet};
 pub use view::{Mode, Modifiers, Outcome, OutcomeReason, PhaseName, RoundResult, View, WinReason};
 

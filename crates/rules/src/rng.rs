@@ -14,6 +14,11 @@ impl GameRng {
     pub fn seed_from_u64(seed: u64) -> GameRng {
         GameRng(ChaCha20Rng::seed_from_u64(seed))
     }
+
+    /// A 256-bit key used as ChaCha20's key, unchanged.
+    pub fn from_key(key: [u8; 32]) -> GameRng {
+        GameRng(ChaCha20Rng::from_seed(key))
+    }
 }
 
 impl Clone for GameRng {

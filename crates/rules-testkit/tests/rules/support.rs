@@ -11,7 +11,7 @@ pub use evr_rules::log::{LogEntry, Zone};
 pub use evr_rules::view::{PlayerView, StrategySlot};
 pub use evr_rules::{
     Action, ByFaction, Card, CardMask, CardRef, CardSet, Choice, Destination, EventCard, EventOrder, Faction, Game,
-    Mode, OutcomeReason, PhaseName, RoundResult, Setup, Strategy, View, Viewer, WinReason, catalog,
+    GameSeed, Mode, OutcomeReason, PhaseName, RoundResult, Setup, Strategy, View, Viewer, WinReason, catalog,
 };
 use serde_json::Value;
 pub use serde_json::json;

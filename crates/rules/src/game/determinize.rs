@@ -37,7 +37,7 @@ impl Game {
             return bad("a spectator's view cannot be determinized");
         };
         let cat = catalog()?;
-        let mut rng = Game::new_rng(seed);
+        let mut rng = crate::rng::GameRng::seed_from_u64(seed);
         let phase = match view.phase {
             PhaseName::CharacterChoice => Phase::CharacterChoice,
             PhaseName::Planning => Phase::Planning,
@@ -284,7 +284,7 @@ impl Game {
 
         let game = Game {
             cat,
-            rng: Game::new_rng(rng.random()),
+            rng: crate::rng::GameRng::seed_from_u64(rng.random()),
             mode: view.mode,
             phase,
             round: view.round,

@@ -19,6 +19,7 @@ use crate::catalog::{Card, Catalog, EventCard, Power};
 use crate::error::RuleError;
 use crate::faction::{Audience, Faction};
 use crate::log::{Event, LogEntry, Zone};
+use crate::seed::GameSeed;
 use crate::strategy::{Strategy, StrategySet};
 use crate::view::{Mode, Modifiers, Outcome, RoundResult};
 
@@ -157,6 +158,17 @@ impl Game {
             seed,
             ..Setup::default()
         })
+    }
+
+    /// A new game whose every shuffle and random draw comes from `seed`.
+    pub fn with_seed(mode: Mode, seed: GameSeed) -> Result<Game, SetupError> {
+        Game::from_setup_seeded(
+            &Setup {
+                mode,
+                ..Setup::default()
+            },
+            seed,
+        )
     }
 
     /// Applies `seat`'s action. On error the game is unchanged.
@@ -405,9 +417,5 @@ impl Game {
             },
             LogEntry::ReserveToDeck { faction: f, card: None },
         );
-    }
-
-    pub(crate) fn new_rng(seed: u64) -> crate::rng::GameRng {
-        crate::rng::GameRng::seed_from_u64(seed)
     }
 }

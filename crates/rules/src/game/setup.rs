@@ -11,6 +11,7 @@ use crate::cards::CardMask;
 use crate::catalog::{Card, EventCard, catalog};
 use crate::faction::{Audience, Faction};
 use crate::log::{Chooser, LogEntry};
+use crate::seed::GameSeed;
 use crate::strategy::StrategySet;
 use crate::view::{Mode, Modifiers};
 
@@ -80,10 +81,15 @@ fn invalid<T>(msg: impl Into<String>) -> Result<T, SetupError> {
 impl Game {
     /// A game from an explicit setup.
     pub fn from_setup(setup: &Setup) -> Result<Game, SetupError> {
+        Game::from_setup_seeded(setup, GameSeed::Legacy(setup.seed))
+    }
+
+    /// A game from an explicit setup whose randomness comes from `seed` (`setup.seed` unused).
+    pub(crate) fn from_setup_seeded(setup: &Setup, seed: GameSeed) -> Result<Game, SetupError> {
         let cat = catalog()?;
         let mut g = Game {
             cat,
-            rng: Game::new_rng(setup.seed),
+            rng: seed.rng(),
             mode: setup.mode,
             phase: Phase::CharacterChoice,
             round: 0,
