@@ -1200,6 +1200,14 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
       const side = winner === "rebel" ? "Rebel" : "Imperial";
       assert.match(hS.text, new RegExp(`^${side}`), `the spectator's headline names the winner: ${hS.text}`);
     }
+    // provably fair shuffles: every page checked, in its own browser, that the seed and salt told at
+    // the end open the commitment shown since the start (SHA-256(salt ‖ seed), WebCrypto)
+    for (const P of [A, B, S]) {
+      await P.page.waitForSelector(".gameover .fair-check.ok", { timeout: 5000 });
+      const commitment = await P.page.$eval(".gameover .fair-values code", (c) => c.textContent);
+      assert.match(commitment, /^[0-9a-f]{64}$/, `${P.name}: a 64-digit commitment`);
+    }
+    log("fair shuffles: the seed and salt told at the end open the commitment on all three pages");
     await shot(A.page, "09-game-over-rebel");
     await shot(B.page, "09-game-over-imperial-ja-phone");
     await shot(S.page, "09-game-over-spectator");

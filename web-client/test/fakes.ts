@@ -1,5 +1,12 @@
 import type { Clock, SocketLike } from "../src/net/env";
-import { type ClientMsg, type LogEntry, PROTOCOL_VERSION, type ServerMsg, type View } from "../src/net/protocol";
+import {
+  type ClientMsg,
+  type Fairness,
+  type LogEntry,
+  PROTOCOL_VERSION,
+  type ServerMsg,
+  type View,
+} from "../src/net/protocol";
 
 export class FakeSocket implements SocketLike {
   readyState = 0;
@@ -132,12 +139,19 @@ export function makeView(over: Partial<View> = {}): View {
   };
 }
 
+/** A seed, a salt and their commitment, SHA-256(salt ‖ seed) (computed with `sha256sum`). */
+export const FAIR_SEED = "01".repeat(32);
+export const FAIR_SALT = "02".repeat(16);
+export const FAIR_COMMITMENT = "13015f2adf5a6f8985fbee604b345ed6191ec277be9480d3b5f0cc62b48bbb68";
+
 export const ROOM = {
   code: "ABCDEFGHJK",
   options: { side: "random" as const, mode: "full" as const, spectators: "anyone_with_link" as const },
   game_number: 1,
   rematch_requested: [false, false] as [boolean, boolean],
   forfeit_winner: null,
+  // SHA-256(salt ‖ seed) of FAIR_SALT and FAIR_SEED below; seed and salt are told after the game
+  fairness: { commitment: FAIR_COMMITMENT, seed: null, salt: null } as Fairness | null,
 };
 
 export const PRESENCE = {

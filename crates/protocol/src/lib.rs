@@ -40,7 +40,7 @@ pub use http::{
     websocket_path,
 };
 pub use presence::{Presence, SeatPresence};
-pub use room::{ComputerLevel, Opponent, Role, RoomInfo, RoomOptions, SideChoice, SpectatorPolicy};
+pub use room::{ComputerLevel, Fairness, Opponent, Role, RoomInfo, RoomOptions, SideChoice, SpectatorPolicy};
 pub use server::ServerMsg;
 
 /// Bumped whenever a message changes incompatibly. `hello` carries it; a mismatch is refused with

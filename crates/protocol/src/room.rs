@@ -80,4 +80,19 @@ pub struct RoomInfo {
     pub rematch_requested: ByFaction<bool>,
     /// The game ended because this side claimed the win after the opponent stayed away.
     pub forfeit_winner: Option<Faction>,
+    /// The current game's provably fair shuffles: its commitment, and its key and salt once it is
+    /// over. `None` for a game stored before commitments existed.
+    pub fairness: Option<Fairness>,
+}
+
+/// Provably fair shuffles. When a game starts the server commits to its random key:
+/// `commitment` = SHA-256(salt ‖ seed), lowercase hex, the 16-byte salt followed by the 32-byte seed.
+/// `seed` (the ChaCha20 key every shuffle and random draw of the game comes from) and `salt` are
+/// `null` while the game is being played and given to everyone, as lowercase hex, once it is over.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct Fairness {
+    pub commitment: String,
+    pub seed: Option<String>,
+    pub salt: Option<String>,
 }

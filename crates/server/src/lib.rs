@@ -7,6 +7,7 @@
 mod app;
 mod client;
 pub mod config;
+pub mod fairness;
 mod http;
 mod metrics_names;
 mod room;

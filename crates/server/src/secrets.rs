@@ -16,7 +16,7 @@ pub const CODE_LEN: usize = 8;
 const LEGACY_ALPHABET: &[u8; 32] = b"23456789ABCDEFGHJKMNPQRSTVWXYZab";
 const LEGACY_LEN: usize = 10;
 
-fn random_bytes<const N: usize>() -> Result<[u8; N], std::io::Error> {
+pub(crate) fn random_bytes<const N: usize>() -> Result<[u8; N], std::io::Error> {
     let mut buf = [0u8; N];
     SysRng
         .try_fill_bytes(&mut buf)

@@ -262,6 +262,20 @@ export const en = {
   "pending.ref": "{card} ({side})",
   "dominance.event": "{event} ({objective})",
   "common.youMark": " (You)",
+  "fair.title": "Fair shuffles",
+  "fair.during":
+    "Before the first shuffle the server committed to this game's random seed: it published SHA-256(salt ‖ seed) below and cannot change the seed without breaking it. The seed and salt are shown here when the game is over, so anyone can check every shuffle.",
+  "fair.after":
+    "The game is over: here are its seed and salt. SHA-256(salt ‖ seed) must be the commitment published before the first shuffle; every shuffle and random draw of the game follows from the seed and the players' actions.",
+  "fair.commitment": "Commitment",
+  "fair.seed": "Seed",
+  "fair.salt": "Salt",
+  "fair.check.pending": "Checking…",
+  "fair.check.ok": "✓ Checked in this browser: SHA-256(salt ‖ seed) is the commitment.",
+  "fair.check.bad": "✗ SHA-256(salt ‖ seed) is NOT the commitment published at the start.",
+  "fair.check.unavailable":
+    "This browser cannot compute SHA-256 on this page (it needs HTTPS); check it with the command below.",
+  "fair.how": "Check it yourself (salt, then seed, as bytes):",
 } as const;
 
 export type MessageKey = keyof typeof en;

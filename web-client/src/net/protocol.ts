@@ -18,6 +18,7 @@ export type { EventCard } from "../../../proto/ts/EventCard";
 export type { EventEffect } from "../../../proto/ts/EventEffect";
 export type { EventOrder } from "../../../proto/ts/EventOrder";
 export type { Faction } from "../../../proto/ts/Faction";
+export type { Fairness } from "../../../proto/ts/Fairness";
 export type { JoinedRoom } from "../../../proto/ts/JoinedRoom";
 export type { JoinRequest } from "../../../proto/ts/JoinRequest";
 export type { LogEntry } from "../../../proto/ts/LogEntry";

@@ -3,6 +3,7 @@ import type { View } from "../net/protocol";
 import { vpByRound } from "../state/derived";
 import type { GameStore } from "../state/store";
 import { RoundSummary } from "./Event";
+import { FairnessPanel } from "./Fairness";
 
 export function GameOver({ store }: { store: GameStore }) {
   const view = store.view.value!;
@@ -40,6 +41,7 @@ export function GameOver({ store }: { store: GameStore }) {
       )}
       {points.length > 0 && !tutorial && <VpChart points={points} />}
       {last && <RoundSummary result={last} tutorial={tutorial} />}
+      <FairnessPanel fairness={room?.fairness ?? null} open />
       {me && (
         <div class="row">
           {myIdx >= 0 && asked[myIdx] ? (

@@ -8,6 +8,7 @@ import { displayCode } from "../net/roomCode";
 import { GameStore } from "../state/store";
 import { CardDetail } from "./CardDetail";
 import { CharacterChoice } from "./CharacterChoice";
+import { FairnessPanel } from "./Fairness";
 import { GameOver } from "./GameOver";
 import { Lobby } from "./Lobby";
 import { Planning } from "./Planning";
@@ -167,6 +168,7 @@ function Room({ code, store }: { code: string; store: GameStore }) {
         {body}
         <ErrorToast store={store} />
         {view && <LogDrawer store={store} />}
+        {view && view.phase !== "game_over" && <FairnessPanel fairness={store.room.value?.fairness ?? null} />}
         <Reference />
         <CardDetail view={view} />
       </main>

@@ -6,12 +6,15 @@ use std::collections::HashMap;
 use evr_rules::{Event, Faction, Game};
 
 use super::seat::{BySeat, Seat};
+use crate::fairness::GameSecret;
 
 /// A game of the room: game 1, then one per rematch.
 pub(super) struct Match {
     pub(super) game_no: u32,
     pub(super) creator_faction: Faction,
     pub(super) game: Game,
+    /// Its secret randomness (key and commitment salt), told to everyone once the game is over.
+    pub(super) secret: GameSecret,
     /// The update `seq` this game started at.
     pub(super) start_seq: u32,
     /// What the game logged as it was set up, before any action (the start of its log).
@@ -28,12 +31,13 @@ pub(super) struct Match {
 
 impl Match {
     /// Game `game_no`, starting at update `start_seq`, before any action.
-    pub(super) fn new(game_no: u32, creator_faction: Faction, game: Game, start_seq: u32) -> Match {
+    pub(super) fn new(game_no: u32, creator_faction: Faction, game: Game, secret: GameSecret, start_seq: u32) -> Match {
         Match {
             game_no,
             creator_faction,
             opening: game.round_log().to_vec(),
             game,
+            secret,
             start_seq,
             history: Vec::new(),
             applied: HashMap::new(),

@@ -33,6 +33,7 @@ pub use self::recovery::RecoveryError;
 pub use self::registry::Registry;
 use self::seat::{BySeat, Seat};
 use crate::config::Config;
+use crate::fairness::GameSecret;
 use crate::metrics_names as m;
 use crate::secrets;
 use crate::store::{Store, StoreError, WriteOp};
@@ -64,22 +65,31 @@ pub struct Room {
     self_tx: Option<mpsc::WeakSender<Command>>,
 }
 
-fn game_seed(config: &Config) -> Result<i64, std::io::Error> {
+/// A new game's secret randomness: a key from the OS (a fixed one in tests that ask for it).
+fn game_secret(config: &Config) -> Result<GameSecret, std::io::Error> {
     match config.test_fixed_seed {
-        Some(seed) => Ok(seed as i64),
-        None => secrets::new_seed(),
+        Some(seed) => Ok(GameSecret::for_test(seed)),
+        None => GameSecret::generate(),
+    }
+}
+
+/// The computer opponent's own randomness (its searches), apart from the game's.
+fn bot_seed(config: &Config) -> u64 {
+    match config.test_fixed_seed {
+        Some(seed) => seed,
+        None => secrets::new_seed().unwrap_or(0) as u64,
     }
 }
 
 fn computer_seat(options: &RoomOptions, config: &Config) -> Option<ComputerSeat> {
     match options.opponent.unwrap_or_default() {
         Opponent::Friend => None,
-        Opponent::Computer { level } => Some(ComputerSeat::new(level, game_seed(config).unwrap_or(0) as u64)),
+        Opponent::Computer { level } => Some(ComputerSeat::new(level, bot_seed(config))),
     }
 }
 
-fn new_game(options: &RoomOptions, seed: i64) -> Result<Game, String> {
-    Game::new(options.mode, seed as u64).map_err(|e| e.to_string())
+fn new_game(options: &RoomOptions, secret: &GameSecret) -> Result<Game, String> {
+    Game::with_seed(options.mode, secret.game_seed()).map_err(|e| e.to_string())
 }
 
 impl Room {
@@ -119,8 +129,8 @@ impl Room {
         store: Arc<dyn Store>,
         config: Arc<Config>,
     ) -> Result<Room, StoreError> {
-        let seed = game_seed(&config).map_err(|e| StoreError::Write(format!("no seed: {e}")))?;
-        let game = new_game(&options, seed).map_err(|what| StoreError::Corrupt { what })?;
+        let secret = game_secret(&config).map_err(|e| StoreError::Write(format!("no seed: {e}")))?;
+        let game = new_game(&options, &secret).map_err(|what| StoreError::Corrupt { what })?;
         let created_at = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_secs() as i64)
@@ -135,7 +145,7 @@ impl Room {
         let game_write = store.submit(WriteOp::StartGame {
             code: code.clone(),
             game_no: 1,
-            seed,
+            secret,
             creator_faction,
             seq: 0,
         });
@@ -154,7 +164,7 @@ impl Room {
             options,
             secrets::hash_token(invite),
             BySeat::new(Some(secrets::hash_token(creator_token)), guest_hash),
-            Match::new(1, creator_faction, game, 0),
+            Match::new(1, creator_faction, game, secret, 0),
             store,
             config,
         );

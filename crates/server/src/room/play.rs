@@ -8,7 +8,7 @@ use evr_rules::{Action, Faction};
 
 use super::game_match::Match;
 use super::seat::Seat;
-use super::{ConnId, Room, game_seed, new_game};
+use super::{ConnId, Room, game_secret, new_game};
 use crate::metrics_names as m;
 use crate::store::WriteOp;
 
@@ -122,6 +122,12 @@ impl Room {
                 events,
             }
         });
+        // The game just ended (no action follows the last one): its key and salt are now
+        // everyone's, so the shuffles can be checked against the commitment shown at its start.
+        if self.current.game.is_over() {
+            let room = self.room_info();
+            self.broadcast(|_, _| ServerMsg::Room { room: room.clone() });
+        }
     }
 
     pub(super) async fn rematch(&mut self, conn: ConnId) {
@@ -145,11 +151,11 @@ impl Room {
             let room = self.room_info();
             return self.broadcast(|_, _| ServerMsg::Room { room: room.clone() });
         }
-        let seed = match game_seed(&self.config) {
+        let secret = match game_secret(&self.config) {
             Ok(s) => s,
             Err(e) => return self.error(conn, ErrorCode::StorageFailed, e.to_string(), None),
         };
-        let game = match new_game(&self.options, seed) {
+        let game = match new_game(&self.options, &secret) {
             Ok(g) => g,
             Err(e) => return self.error(conn, ErrorCode::StorageFailed, e, None),
         };
@@ -159,7 +165,7 @@ impl Room {
         let write = self.store.submit(WriteOp::StartGame {
             code: self.code.clone(),
             game_no,
-            seed,
+            secret,
             creator_faction,
             seq,
         });
@@ -168,7 +174,7 @@ impl Room {
             return self.error(conn, ErrorCode::StorageFailed, "the rematch could not be stored", None);
         }
         self.seq = seq;
-        self.current = Match::new(game_no, creator_faction, game, seq);
+        self.current = Match::new(game_no, creator_faction, game, secret, seq);
         // Roles changed (sides swap): everyone gets a fresh welcome.
         let targets: Vec<(ConnId, Option<Seat>)> = self.conns.iter().map(|(id, c)| (*id, c.seat)).collect();
         for (id, p) in targets {

@@ -35,6 +35,7 @@ impl Room {
             game_number: self.current.game_no,
             rematch_requested: ByFaction::from_fn(|f| self.current.rematch[self.current.seat_of(f)]),
             forfeit_winner: self.current.forfeit_winner,
+            fairness: self.current.secret.public(self.current.is_over()),
         }
     }
 

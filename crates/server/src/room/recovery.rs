@@ -55,9 +55,9 @@ impl Room {
             reason,
         };
         let last = stored.game.as_ref().ok_or_else(|| fail("no game".into()))?;
-        let mut game = new_game(&stored.options, last.seed).map_err(&fail)?;
+        let mut game = new_game(&stored.options, &last.secret).map_err(&fail)?;
         let replayed = replay(&mut game, last.start_seq, &last.actions).map_err(&fail)?;
-        let mut current = Match::new(last.game_no, last.creator_faction, game, last.start_seq);
+        let mut current = Match::new(last.game_no, last.creator_faction, game, last.secret, last.start_seq);
         current.history = replayed.history;
         current.applied = replayed.applied;
         current.forfeit_winner = last.result.and_then(|r| r.forfeit_winner);

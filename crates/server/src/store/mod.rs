@@ -7,6 +7,7 @@
 
 mod sqlite;
 
+use crate::fairness::GameSecret;
 use std::path::PathBuf;
 
 use evr_protocol::RoomOptions;
@@ -65,7 +66,7 @@ pub enum WriteOp {
     StartGame {
         code: String,
         game_no: u32,
-        seed: i64,
+        secret: GameSecret,
         creator_faction: Faction,
         seq: u32,
     },
@@ -114,7 +115,7 @@ pub struct StoredRoom {
 #[derive(Clone, Debug)]
 pub struct StoredGame {
     pub game_no: u32,
-    pub seed: i64,
+    pub secret: GameSecret,
     pub creator_faction: Faction,
     pub start_seq: u32,
     pub result: Option<GameResult>,

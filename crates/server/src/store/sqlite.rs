@@ -15,6 +15,7 @@ use serde::de::DeserializeOwned;
 use tokio::sync::oneshot;
 
 use super::{GameResult, Store, StoreError, StoredAction, StoredGame, StoredRoom, WriteOp};
+use crate::fairness::GameSecret;
 
 const SCHEMA: &str = "
 CREATE TABLE rooms (
@@ -46,8 +47,47 @@ CREATE TABLE actions (
 );
 ";
 
+/// Version 2: provably fair shuffles. A game started from a 256-bit key stores the key and the
+/// salt of its commitment (`seed` is then 0); games stored before keep their 64-bit `seed` and
+/// NULL here.
+const SEED_KEYS: &str = "
+ALTER TABLE games ADD COLUMN seed_key BLOB;
+ALTER TABLE games ADD COLUMN seed_salt BLOB;
+";
+
 fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(SCHEMA)])
+    Migrations::new(vec![M::up(SCHEMA), M::up(SEED_KEYS)])
+}
+
+/// The stored columns of a game's secret: `(seed, seed_key, seed_salt)`.
+fn secret_columns(secret: &GameSecret) -> (i64, Option<Vec<u8>>, Option<Vec<u8>>) {
+    match secret {
+        GameSecret::Legacy(seed) => (*seed, None, None),
+        GameSecret::Committed { key, salt } => (0, Some(key.to_vec()), Some(salt.to_vec())),
+    }
+}
+
+fn secret_from_columns(
+    seed: i64,
+    key: Option<Vec<u8>>,
+    salt: Option<Vec<u8>>,
+    what: impl Fn() -> String,
+) -> Result<GameSecret, StoreError> {
+    match (key, salt) {
+        (None, None) => Ok(GameSecret::Legacy(seed)),
+        (Some(key), Some(salt)) => match (
+            <[u8; 32]>::try_from(key.as_slice()),
+            <[u8; 16]>::try_from(salt.as_slice()),
+        ) {
+            (Ok(key), Ok(salt)) => Ok(GameSecret::Committed { key, salt }),
+            _ => Err(StoreError::Corrupt {
+                what: format!("{}: seed key of {} bytes, salt of {}", what(), key.len(), salt.len()),
+            }),
+        },
+        _ => Err(StoreError::Corrupt {
+            what: format!("{}: a seed key without its salt (or the reverse)", what()),
+        }),
+    }
 }
 
 fn open(path: &Path) -> Result<Connection, StoreError> {
@@ -220,13 +260,17 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
         WriteOp::StartGame {
             code,
             game_no,
-            seed,
+            secret,
             creator_faction,
             seq,
-        } => conn.execute(
-            "INSERT INTO games (room_code, game_no, seed, creator_faction, start_seq) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![code, game_no, seed, faction_text(*creator_faction), seq],
-        ),
+        } => {
+            let (seed, key, salt) = secret_columns(secret);
+            conn.execute(
+                "INSERT INTO games (room_code, game_no, seed, seed_key, seed_salt, creator_faction, start_seq)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![code, game_no, seed, key, salt, faction_text(*creator_faction), seq],
+            )
+        }
         WriteOp::AppendAction {
             code,
             game_no,
@@ -270,8 +314,8 @@ fn load_room(conn: &Connection, code: &str) -> Result<Option<StoredRoom>, StoreE
     // Only the current game matters: a rematch starts from its own seed.
     let game = conn
         .query_row(
-            "SELECT game_no, seed, creator_faction, start_seq, result FROM games WHERE room_code = ?1
-             ORDER BY game_no DESC LIMIT 1",
+            "SELECT game_no, seed, creator_faction, start_seq, result, seed_key, seed_salt FROM games
+             WHERE room_code = ?1 ORDER BY game_no DESC LIMIT 1",
             [&code],
             |r| {
                 Ok((
@@ -280,15 +324,17 @@ fn load_room(conn: &Connection, code: &str) -> Result<Option<StoredRoom>, StoreE
                     r.get::<_, String>(2)?,
                     r.get::<_, u32>(3)?,
                     r.get::<_, Option<String>>(4)?,
+                    r.get::<_, Option<Vec<u8>>>(5)?,
+                    r.get::<_, Option<Vec<u8>>>(6)?,
                 ))
             },
         )
         .optional()
         .map_err(read_error)?;
     let game = match game {
-        Some((game_no, seed, creator_faction, start_seq, result)) => Some(StoredGame {
+        Some((game_no, seed, creator_faction, start_seq, result, key, salt)) => Some(StoredGame {
             game_no,
-            seed,
+            secret: secret_from_columns(seed, key, salt, || format!("room {code} game {game_no}"))?,
             creator_faction: faction_from_text(&creator_faction)?,
             start_seq,
             result: result
@@ -336,3 +382,7 @@ fn load_actions(conn: &Connection, code: &str, game_no: u32) -> Result<Vec<Store
     }
     Ok(actions)
 }
+
+#[cfg(test)]
+#[path = "sqlite_tests.rs"]
+mod tests;

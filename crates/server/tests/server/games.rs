@@ -8,9 +8,10 @@ use std::net::SocketAddr;
 
 use anyhow::{Context, Result, anyhow, bail};
 use evr_protocol::{ErrorCode, ServerMsg};
-use evr_rules::{Action, Faction, Game, Mode, View, Viewer};
+use evr_rules::{Action, Faction, Game, GameSeed, Mode, View, Viewer};
 use rand::{RngExt, SeedableRng};
 use serde_json::Value;
+use sha2::{Digest, Sha256};
 
 use crate::support::{self, Client, Welcome};
 
@@ -57,6 +58,8 @@ async fn watch_until_over(mut c: Client) -> Result<Client> {
         if let ServerMsg::Update { view, .. } = c.recv().await?
             && view.outcome.is_some()
         {
+            // then the game's key and salt, told to everyone now that it is over
+            c.recv_room().await?;
             return Ok(c);
         }
     }
@@ -65,14 +68,15 @@ async fn watch_until_over(mut c: Client) -> Result<Client> {
 /// The actions of a stored game: `(seq, seat, action)`.
 type StoredActions = Vec<(u64, Faction, Action)>;
 
-/// `(seed, actions)` of the room's first game, from the database.
-fn stored_game(data_dir: &std::path::Path, code: &str) -> Result<(u64, StoredActions)> {
+/// `(seed key, actions)` of the room's first game, from the database.
+fn stored_game(data_dir: &std::path::Path, code: &str) -> Result<([u8; 32], StoredActions)> {
     let conn = rusqlite::Connection::open(data_dir.join("evr.sqlite3"))?;
-    let seed: i64 = conn.query_row(
-        "SELECT seed FROM games WHERE room_code = ?1 AND game_no = 1",
+    let key: Vec<u8> = conn.query_row(
+        "SELECT seed_key FROM games WHERE room_code = ?1 AND game_no = 1",
         [code],
         |r| r.get(0),
     )?;
+    let key = <[u8; 32]>::try_from(key.as_slice()).map_err(|_| anyhow!("a 32-byte seed key"))?;
     let mut stmt = conn.prepare("SELECT seq, seat, action FROM actions WHERE room_code = ?1 ORDER BY seq")?;
     let rows = stmt.query_map([code], |r| {
         Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?))
@@ -83,7 +87,62 @@ fn stored_game(data_dir: &std::path::Path, code: &str) -> Result<(u64, StoredAct
         let seat: Faction = serde_json::from_value(Value::String(seat))?;
         out.push((seq as u64, seat, serde_json::from_str(&action)?));
     }
-    Ok((seed as u64, out))
+    Ok((key, out))
+}
+
+/// The key and salt the game-over `room` message told `client`, checked against the commitment
+/// its welcome showed at the start: SHA-256(salt ‖ key).
+fn revealed_key(client: &Client, others: [&Client; 2], welcome_commitment: &str) -> Result<[u8; 32]> {
+    let fairness = client
+        .frames
+        .iter()
+        .rev()
+        .find_map(|m| match m {
+            ServerMsg::Room { room } => room.fairness.clone(),
+            _ => None,
+        })
+        .context("a room message after the game")?;
+    if fairness.commitment != welcome_commitment {
+        bail!("the commitment changed during the game");
+    }
+    let (seed, fairness_salt) = (
+        fairness.seed.context("the seed, revealed")?,
+        fairness.salt.context("the salt, revealed")?,
+    );
+    let (key, salt) = (unhex(&seed)?, unhex(&fairness_salt)?);
+    let digest: Vec<u8> = Sha256::new().chain_update(&salt).chain_update(&key).finalize().to_vec();
+    if unhex(welcome_commitment)? != digest {
+        bail!("SHA-256(salt ‖ seed) is not the commitment shown at the start");
+    }
+    for c in others {
+        never_told_during_the_game(c, &seed, &fairness_salt)?;
+    }
+    never_told_during_the_game(client, &seed, &fairness_salt)?;
+    <[u8; 32]>::try_from(key.as_slice()).map_err(|_| anyhow!("a 32-byte seed"))
+}
+
+/// No frame up to the game's last update (the one with its outcome) carries the key or the salt.
+fn never_told_during_the_game(client: &Client, seed_hex: &str, salt_hex: &str) -> Result<()> {
+    for raw in &client.raw {
+        if raw.contains(seed_hex) || raw.contains(salt_hex) {
+            bail!(
+                "the seed or salt was sent before the game was over: {}",
+                &raw[..raw.len().min(200)]
+            );
+        }
+        let f: Value = serde_json::from_str(raw)?;
+        if f["type"] == "update" && !f["view"]["outcome"].is_null() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+fn unhex(s: &str) -> Result<Vec<u8>> {
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(s.get(i..i + 2).context("even length")?, 16).context("hex"))
+        .collect()
 }
 
 /// Checks every welcome/update frame of `client` against the engine's view for `viewer`.
@@ -127,13 +186,32 @@ async fn one_game(addr: SocketAddr, data_dir: &std::path::Path, mode: Mode, seed
     let (spectator, _) = Client::hello(addr, &seats.code, None, None).await?;
     let (a, wa) = Client::hello(addr, &seats.code, Some(&seats.creator_token), None).await?;
     let (b, wb) = Client::hello(addr, &seats.code, Some(&seats.guest_token), None).await?;
+    let commitment = wa
+        .room
+        .fairness
+        .clone()
+        .context("a commitment at the start")?
+        .commitment;
+    if wa
+        .room
+        .fairness
+        .as_ref()
+        .is_some_and(|f| f.seed.is_some() || f.salt.is_some())
+    {
+        bail!("the seed was told before the game was over");
+    }
     let spectator = tokio::spawn(watch_until_over(spectator));
     let a = tokio::spawn(play_randomly(a, wa, seed));
     let b = tokio::spawn(play_randomly(b, wb, seed ^ 0x5eed));
     let (a, b, spectator) = (a.await??, b.await??, spectator.await??);
 
-    let (game_seed, actions) = stored_game(data_dir, &seats.code)?;
-    let mut game = Game::new(mode, game_seed)?;
+    // The game is replayed from the key everyone was told at its end (and the store holds the same).
+    let (stored_key, actions) = stored_game(data_dir, &seats.code)?;
+    let key = revealed_key(&spectator, [&a, &b], &commitment)?;
+    if key != stored_key {
+        bail!("the revealed seed is not the stored one");
+    }
+    let mut game = Game::with_seed(mode, GameSeed::Key(key))?;
     let views = |g: &Game| Viewer::ALL.map(|v| serde_json::to_value(g.view(v)).unwrap_or(Value::Null));
     let mut oracle = BTreeMap::new();
     oracle.insert(0, views(&game));

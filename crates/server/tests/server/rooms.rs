@@ -20,6 +20,16 @@ async fn a_rematch_needs_both_players_and_swaps_sides_while_spectators_stay() ->
 
     let (_, end) = support::play_random(&mut a, &mut b, &wa, &wb, 5000, 53).await?;
     assert!(end[0].outcome.is_some(), "the first game finished");
+    // Over: everyone is told the game's seed and salt, under the commitment shown at its start.
+    let commitment = wa.room.fairness.clone().expect("a commitment").commitment;
+    for c in [&mut a, &mut b, &mut spectator] {
+        let over = c.recv_room().await?.fairness.expect("fairness after the game");
+        assert_eq!(over.commitment, commitment);
+        assert!(
+            over.seed.is_some() && over.salt.is_some(),
+            "seed and salt told at the end"
+        );
+    }
     a.send(&ClientMsg::Rematch).await?;
     let asked = b.recv_room().await?;
     assert!(asked.rematch_requested[seats.creator]);
