@@ -25,6 +25,13 @@ USAGE:
         Play a random legal game and print its log in English, as the viewer sees it
         (default: full game, spectator).
 
+    evr verify REPLAY.json
+        Check a finished game's replay file (downloaded from its game page; proto/REPLAY.md):
+        SHA-256(salt ‖ seed) must be the commitment published at the game's start, the rules
+        engine, started from that seed, must accept every recorded action in order, and the game
+        must end with the recorded result. Prints \"verified\" or the first step that does not match.
+        Exit status: 0 verified, 1 mismatch, 2 not a readable replay file.
+
     evr --help
         Print this text.
 ";
@@ -34,6 +41,7 @@ enum Command {
     Help,
     Scenario(PathBuf),
     Random(RandomGame),
+    Verify(PathBuf),
 }
 
 fn parse_args(args: &[String]) -> Result<Command> {
@@ -46,6 +54,11 @@ fn parse_args(args: &[String]) -> Result<Command> {
             _ => bail!("evr scenario takes exactly one FILE.json"),
         },
         Some("random") => parse_random(&args[1..]).map(Command::Random),
+        Some("verify") => match &args[1..] {
+            [file] if !file.starts_with('-') => Ok(Command::Verify(PathBuf::from(file))),
+            [] => bail!("evr verify needs a REPLAY.json"),
+            _ => bail!("evr verify takes exactly one REPLAY.json"),
+        },
         Some(other) => bail!("unknown command {other:?}"),
     }
 }
@@ -85,6 +98,43 @@ fn parse_random(args: &[String]) -> Result<RandomGame> {
     }
     let seed = seed.context("evr random needs --seed N")?;
     Ok(RandomGame { seed, mode, viewer })
+}
+
+fn run_verify(file: &Path) -> ExitCode {
+    let replay = std::fs::read_to_string(file)
+        .map_err(|e| format!("cannot read {}: {e}", file.display()))
+        .and_then(|text| evr_replay::Replay::from_json(&text).map_err(|e| format!("{}: {e}", file.display())));
+    let replay = match replay {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("evr: {e}");
+            return ExitCode::from(EXIT_BAD_INPUT as u8);
+        }
+    };
+    match evr_replay::verify(&replay) {
+        Ok(v) => {
+            write_stdout(&format!(
+                "verified: room {} game {}: the seed opens the commitment {}, {} actions replayed, {}\n",
+                replay.room,
+                replay.game_number,
+                replay.fairness.commitment,
+                v.actions,
+                match (&v.outcome, replay.forfeit_winner) {
+                    (_, Some(w)) => format!("win claimed by the {}", w.name()),
+                    (Some(o), None) => match o.winner {
+                        Some(w) => format!("the {} won", w.name()),
+                        None => "no winner".to_string(),
+                    },
+                    (None, None) => "no result".to_string(),
+                }
+            ));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            write_stdout(&format!("mismatch: {e}\n"));
+            ExitCode::from(EXIT_MISMATCH as u8)
+        }
+    }
 }
 
 fn run_scenario(file: &Path) -> ExitCode {
@@ -146,6 +196,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Scenario(file) => run_scenario(&file),
+        Command::Verify(file) => run_verify(&file),
         Command::Random(game) => match game.play() {
             Ok(lines) => {
                 let mut text = lines.join("\n");

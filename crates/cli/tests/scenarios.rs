@@ -221,3 +221,64 @@ fn usage_and_random_games() {
         "{text}"
     );
 }
+
+// ---- evr verify
+
+fn example_replay() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../proto/examples/replay-v1.json");
+    std::fs::read_to_string(path).expect("proto/examples/replay-v1.json")
+}
+
+#[test]
+fn verify_says_verified_for_an_intact_replay() {
+    let file = Scratch::new("replay-ok.json", &example_replay());
+    let out = evr(&["verify", file.path()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.starts_with("verified: room KJCHM97E game 2: the seed opens the commitment 88bd77f1"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("actions replayed"), "{stdout}");
+}
+
+#[test]
+fn verify_names_the_first_step_that_does_not_match() {
+    // the salt changed: the commitment does not open (step 0)
+    let text = example_replay().replace("a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1", "a1a1a1a1a1a1a1a1a1a1a1a1a1a1a1a0");
+    let file = Scratch::new("replay-salt.json", &text);
+    let out = evr(&["verify", file.path()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("mismatch: step 0 (commitment)"));
+
+    // the first action given to the other side: refused at step 1
+    let text = example_replay().replacen("\"seat\": \"rebel\"", "\"seat\": \"nobody\"", 1);
+    let file = Scratch::new("replay-bad-seat.json", &text);
+    let out = evr(&["verify", file.path()]);
+    assert_eq!(out.status.code(), Some(2), "an unknown seat is not a replay file");
+
+    let mut replay: serde_json::Value = serde_json::from_str(&example_replay()).unwrap();
+    let first = &mut replay["actions"][0]["seat"];
+    *first = serde_json::json!(if first == "rebel" { "imperial" } else { "rebel" });
+    let file = Scratch::new("replay-action.json", &replay.to_string());
+    let out = evr(&["verify", file.path()]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.starts_with("mismatch: step 1 (seq 11)"), "{stdout}");
+}
+
+#[test]
+fn verify_refuses_what_is_not_a_replay() {
+    let file = Scratch::new("not-a-replay.json", "{\"format\": \"something else\"}");
+    let out = evr(&["verify", file.path()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a replay file"));
+    let out = evr(&["verify", "/no/such/replay.json"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read"));
+}
