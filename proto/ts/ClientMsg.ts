@@ -4,4 +4,4 @@ import type { Action } from "./Action";
 /**
  * A client message.
  */
-export type ClientMsg = { "type": "hello", version: number, token: string | null, last_seq: number | null, } | { "type": "action", based_on: number, action_id: string, action: Action, } | { "type": "rematch" } | { "type": "claim_win" } | { "type": "ping" };
+export type ClientMsg = { "type": "hello", version: number, token: string | null, last_seq: number | null, } | { "type": "action", based_on: number, action_id: string, action: Action, } | { "type": "rematch" } | { "type": "claim_win" } | { "type": "reveal_replay" } | { "type": "ping" };

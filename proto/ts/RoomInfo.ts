@@ -23,4 +23,9 @@ forfeit_winner: Faction | null,
  * The current game's provably fair shuffles: its commitment, and its key and salt once it is
  * over. `None` for a game stored before commitments existed.
  */
-fairness: Fairness | null, };
+fairness: Fairness | null, 
+/**
+ * Which players agreed to show everything of the finished game in its replay, `[rebel,
+ * imperial]`; its file can be downloaded once both did.
+ */
+reveal_agreed: [boolean, boolean], };

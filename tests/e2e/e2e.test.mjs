@@ -7,7 +7,7 @@
 // Run with `node --test e2e.test.mjs` (see README.md); run.sh starts the server.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -1208,6 +1208,28 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
       assert.match(commitment, /^[0-9a-f]{64}$/, `${P.name}: a 64-digit commitment`);
     }
     log("fair shuffles: the seed and salt told at the end open the commitment on all three pages");
+
+    // the replay: no file until both players agree to reveal it (the keyboard player by Tab + Enter,
+    // the phone player by a tap); then every page offers it, and the file the rebel downloads
+    // verifies with `evr verify` (commitment, every action through the engine, the result)
+    for (const P of [A, B, S]) assert.equal(await P.page.$(".gameover a[download]"), null, `${P.name}: no replay file before both agree`);
+    assert.equal(await S.page.$(".gameover button.reveal-agree"), null, "the spectator has nothing to agree to");
+    assert.ok(await keyTo(A, ".gameover button.reveal-agree", "Reveal everything in the replay"), "the reveal button is reachable by keyboard");
+    await A.page.keyboard.press("Enter");
+    await A.page.waitForSelector(".gameover .replay-panel [role=status]");
+    assert.equal(await B.page.$(".gameover a[download]"), null, "one agreement is not enough");
+    await B.page.tap(".gameover button.reveal-agree");
+    for (const P of [A, B, S]) await P.page.waitForSelector(".gameover a[download]", { timeout: 5000 });
+    assert.ok(await keyTo(A, ".gameover a[download]", "Download the replay file"), "the download link is reachable by keyboard");
+    const [download] = await Promise.all([A.page.waitForEvent("download"), A.page.keyboard.press("Enter")]);
+    const replayFile = join(ARTIFACTS, "replay.json");
+    await download.saveAs(replayFile);
+    const evrBin = join(REPO, "target/release/evr");
+    assert.ok(existsSync(evrBin), `${evrBin} (run.sh builds it: cargo build --release -p evr-cli)`);
+    const verified = spawnSync(evrBin, ["verify", replayFile], { encoding: "utf8" });
+    assert.equal(verified.status, 0, `evr verify accepts the downloaded replay: ${verified.stdout}${verified.stderr}`);
+    assert.match(verified.stdout, /^verified: /);
+    log(`replay: revealed by both players, downloaded (${readFileSync(replayFile).length} bytes), ${verified.stdout.trim()}`);
     await shot(A.page, "09-game-over-rebel");
     await shot(B.page, "09-game-over-imperial-ja-phone");
     await shot(S.page, "09-game-over-spectator");

@@ -39,7 +39,7 @@ if [ "${EVR_E2E_SKIP_BUILD:-0}" != "1" ]; then
     fi
   )
   say "building the server (embeds web-client/dist)"
-  (cd "$ROOT" && cargo build --release -p evr-server)
+  (cd "$ROOT" && cargo build --release -p evr-server -p evr-cli)
 fi
 BIN="$ROOT/target/release/evr-server"
 [ -x "$BIN" ] || { say "missing $BIN"; exit 1; }

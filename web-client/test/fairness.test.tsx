@@ -5,8 +5,9 @@ import { render } from "preact";
 import { act } from "preact/test-utils";
 import { describe, expect, it } from "vitest";
 import { commitmentOf, FairnessPanel } from "../src/ui/Fairness";
+import { ReplayPanel, replayUrl } from "../src/ui/ReplayPanel";
 import { mountPoint } from "./dom";
-import { FAIR_COMMITMENT, FAIR_SALT, FAIR_SEED } from "./fakes";
+import { FAIR_COMMITMENT, FAIR_SALT, FAIR_SEED, ROOM } from "./fakes";
 
 const root = mountPoint();
 
@@ -61,5 +62,41 @@ describe("fair shuffles", () => {
   it("a game stored before commitments shows nothing", () => {
     act(() => render(<FairnessPanel fairness={null} />, root()));
     expect(root().querySelector(".fairness")).toBeNull();
+  });
+});
+
+describe("replay reveal", () => {
+  const room = (agreed: [boolean, boolean]) => ({ ...ROOM, reveal_agreed: agreed });
+
+  it("a player may agree; the file is offered only once both did", () => {
+    let asked = 0;
+    act(() => render(<ReplayPanel room={room([false, false])} me="rebel" onReveal={() => asked++} />, root()));
+    expect(root().querySelector("a[download]")).toBeNull();
+    const agree = root().querySelector<HTMLButtonElement>("button.reveal-agree");
+    expect(agree?.textContent).toBe("Reveal everything in the replay");
+    act(() => agree?.click());
+    expect(asked).toBe(1);
+
+    act(() => render(<ReplayPanel room={room([true, false])} me="rebel" onReveal={() => {}} />, root()));
+    expect(root().querySelector("button.reveal-agree")).toBeNull();
+    expect(root().textContent).toContain("You agreed to reveal this game.");
+    expect(root().textContent).toContain("Waiting for the Imperial to agree.");
+    expect(root().querySelector("a[download]")).toBeNull();
+
+    act(() => render(<ReplayPanel room={room([true, true])} me={null} onReveal={() => {}} />, root()));
+    const link = root().querySelector<HTMLAnchorElement>("a[download]");
+    expect(link?.getAttribute("href")).toBe(replayUrl(ROOM.code, 1));
+    expect(link?.getAttribute("href")).toBe(`/api/rooms/${ROOM.code}/games/1/replay`);
+    expect(root().textContent).toContain(`evr verify evr-${ROOM.code}-game-1.json`);
+  });
+
+  it("a spectator cannot agree; a game without a commitment has no replay", () => {
+    act(() => render(<ReplayPanel room={room([false, false])} me={null} onReveal={() => {}} />, root()));
+    expect(root().querySelector("button.reveal-agree")).toBeNull();
+    expect(root().textContent).toContain("Not revealed");
+    act(() =>
+      render(<ReplayPanel room={{ ...room([true, true]), fairness: null }} me="rebel" onReveal={() => {}} />, root()),
+    );
+    expect(root().querySelector(".replay-panel")).toBeNull();
   });
 });

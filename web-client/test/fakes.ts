@@ -152,6 +152,7 @@ export const ROOM = {
   forfeit_winner: null,
   // SHA-256(salt ‖ seed) of FAIR_SALT and FAIR_SEED below; seed and salt are told after the game
   fairness: { commitment: FAIR_COMMITMENT, seed: null, salt: null } as Fairness | null,
+  reveal_agreed: [false, false] as [boolean, boolean],
 };
 
 export const PRESENCE = {

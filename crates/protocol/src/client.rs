@@ -26,6 +26,9 @@ pub enum ClientMsg {
     Rematch,
     /// Claim the win after the opponent stayed disconnected past the grace period.
     ClaimWin,
+    /// Agree to show everything of the finished game in its replay (both players' hidden choices,
+    /// hands and deck orders). The replay file can be downloaded once both seats agreed.
+    RevealReplay,
     /// Keep-alive; answered with `pong`.
     Ping,
 }

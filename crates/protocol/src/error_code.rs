@@ -86,6 +86,12 @@ protocol_errors! {
     WaitingForOpponent = "waiting_for_opponent", status 409, fatal false;
     /// Rematch asked before the game ended.
     GameNotOver = "game_not_over", status 409, fatal false;
+    /// No game with that number in this room.
+    GameNotFound = "game_not_found", status 404, fatal false;
+    /// The replay shows everything: both players must agree first (`reveal_replay`).
+    ReplayNotRevealed = "replay_not_revealed", status 403, fatal false;
+    /// A game stored before commitments existed has no verifiable replay.
+    ReplayUnavailable = "replay_unavailable", status 409, fatal false;
     /// Claim-win refused: the opponent is connected or the grace period has not passed.
     CannotClaimWin = "cannot_claim_win", status 409, fatal false;
     /// The server could not store or load; nothing changed.

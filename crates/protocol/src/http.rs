@@ -19,6 +19,12 @@ pub fn room_path(code: &str) -> String {
     format!("/api/rooms/{code}")
 }
 
+/// `GET` here for the replay file of game `game` (1, 2, … per rematch) of room `code`
+/// (`proto/REPLAY.md`), once the game is over and both players agreed to reveal it.
+pub fn replay_path(code: &str, game: u32) -> String {
+    format!("/api/rooms/{code}/games/{game}/replay")
+}
+
 /// The WebSocket of room `code`.
 pub fn websocket_path(code: &str) -> String {
     format!("/ws/{code}")

@@ -83,6 +83,9 @@ pub struct RoomInfo {
     /// The current game's provably fair shuffles: its commitment, and its key and salt once it is
     /// over. `None` for a game stored before commitments existed.
     pub fairness: Option<Fairness>,
+    /// Which players agreed to show everything of the finished game in its replay, `[rebel,
+    /// imperial]`; its file can be downloaded once both did.
+    pub reveal_agreed: ByFaction<bool>,
 }
 
 /// Provably fair shuffles. When a game starts the server commits to its random key:

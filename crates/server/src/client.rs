@@ -45,6 +45,11 @@ impl Encoding {
     }
 }
 
+/// Whether an `Accept-Encoding` value allows gzip (for responses compressed on the fly).
+pub(crate) fn accepts_gzip(accept_encoding: &str) -> bool {
+    accepted(accept_encoding).contains(&Encoding::Gzip)
+}
+
 /// The encodings an `Accept-Encoding` value allows, best first (`q=0` refuses one).
 fn accepted(accept_encoding: &str) -> Vec<Encoding> {
     let allows = |name: &str| {

@@ -10,6 +10,7 @@ pub mod config;
 pub mod fairness;
 mod http;
 mod metrics_names;
+mod replay;
 mod room;
 pub mod secrets;
 pub mod store;
@@ -81,6 +82,7 @@ pub async fn run(listener: TcpListener, config: Config, shutdown: CancellationTo
         .route("/api/rooms", post(http::create_room))
         .route("/api/rooms/{code}", get(http::room_status))
         .route("/api/rooms/{code}/join", post(http::join_room))
+        .route("/api/rooms/{code}/games/{game}/replay", get(replay::replay))
         .route("/ws/{code}", get(ws::upgrade))
         .route("/healthz", get(http::healthz))
         .route("/readyz", get(http::readyz))

@@ -276,6 +276,16 @@ export const en = {
   "fair.check.unavailable":
     "This browser cannot compute SHA-256 on this page (it needs HTTPS); check it with the command below.",
   "fair.how": "Check it yourself (salt, then seed, as bytes):",
+  "reveal.title": "Replay",
+  "reveal.explain":
+    "The replay file holds every action of this game, so every secret choice (characters, strategies, the cards seen): it can be downloaded once both players agree to reveal it.",
+  "reveal.agree": "Reveal everything in the replay",
+  "reveal.youAgreed": "You agreed to reveal this game.",
+  "reveal.waiting": "Waiting for the {side} to agree.",
+  "reveal.theyAgreed": "The {side} agreed to reveal this game.",
+  "reveal.download": "Download the replay file",
+  "reveal.verify": "Check it with the rules engine: evr verify {file}",
+  "reveal.notYet": "Not revealed: the players have not both agreed.",
 } as const;
 
 export type MessageKey = keyof typeof en;

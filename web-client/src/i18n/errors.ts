@@ -87,6 +87,21 @@ const TEXTS: { readonly [C in ClientErrorCode]: { readonly [L in Lang]: string }
     "zh-Hant": "遊戲尚未結束。",
     ja: "ゲームはまだ終わっていません。",
   },
+  game_not_found: {
+    en: "This room has no game with that number.",
+    "zh-Hant": "這個房間沒有這一局。",
+    ja: "このルームにその番号のゲームはありません。",
+  },
+  replay_not_revealed: {
+    en: "The replay shows everything: both players must agree to reveal it first.",
+    "zh-Hant": "重播會顯示所有資訊：必須雙方都同意公開。",
+    ja: "リプレイはすべてを見せます。先に両プレイヤーが公開に同意する必要があります。",
+  },
+  replay_unavailable: {
+    en: "This game was played before verifiable replays existed.",
+    "zh-Hant": "這一局是在可驗證重播推出之前進行的。",
+    ja: "このゲームは検証可能なリプレイの導入前に行われました。",
+  },
   cannot_claim_win: {
     en: "You cannot claim the win now.",
     "zh-Hant": "現在不能宣告勝利。",

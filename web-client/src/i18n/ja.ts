@@ -280,4 +280,14 @@ export const ja: Messages = {
   "fair.check.unavailable":
     "このページではブラウザが SHA-256 を計算できません（HTTPS が必要です）。下のコマンドで確認してください。",
   "fair.how": "自分で確認する（ソルト、シードの順にバイト列として）：",
+  "reveal.title": "リプレイ",
+  "reveal.explain":
+    "リプレイ・ファイルにはこのゲームのすべての行動が入っているため、秘密の選択（キャラクター、戦略、見たカード）もすべて含まれます。両プレイヤーが公開に同意するとダウンロードできます。",
+  "reveal.agree": "リプレイですべてを公開する",
+  "reveal.youAgreed": "あなたはこのゲームの公開に同意しました。",
+  "reveal.waiting": "{side}の同意を待っています。",
+  "reveal.theyAgreed": "{side}がこのゲームの公開に同意しました。",
+  "reveal.download": "リプレイ・ファイルをダウンロード",
+  "reveal.verify": "ルール・エンジンで確認：evr verify {file}",
+  "reveal.notYet": "未公開：両プレイヤーの同意がまだです。",
 };

@@ -276,4 +276,14 @@ export const zhHant: Messages = {
   "fair.check.bad": "✗ SHA-256（鹽值 ‖ 種子）與開局時公開的承諾值不符。",
   "fair.check.unavailable": "此瀏覽器無法在本頁計算 SHA-256（需要 HTTPS）；請用下方的指令檢查。",
   "fair.how": "自行檢查（先鹽值、後種子，以位元組計算）：",
+  "reveal.title": "重播",
+  "reveal.explain":
+    "重播檔記錄了本局的每一個行動，因此包含所有秘密選擇（角色、戰略牌、看到的卡牌）：雙方都同意公開後才能下載。",
+  "reveal.agree": "同意在重播中公開一切",
+  "reveal.youAgreed": "你已同意公開本局。",
+  "reveal.waiting": "等待{side}同意。",
+  "reveal.theyAgreed": "{side}已同意公開本局。",
+  "reveal.download": "下載重播檔",
+  "reveal.verify": "用規則引擎檢查：evr verify {file}",
+  "reveal.notYet": "尚未公開：雙方還沒有都同意。",
 };

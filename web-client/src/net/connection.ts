@@ -316,4 +316,9 @@ export class Connection {
   claimWin(): boolean {
     return this.status === "ready" && this.send({ type: "claim_win" });
   }
+
+  /** This player agrees to reveal the finished game in its replay. */
+  revealReplay(): boolean {
+    return this.status === "ready" && this.send({ type: "reveal_replay" });
+  }
 }

@@ -173,6 +173,10 @@ export class GameStore {
     return this.conn?.claimWin() ?? false;
   }
 
+  revealReplay(): boolean {
+    return this.conn?.revealReplay() ?? false;
+  }
+
   retryNow(): void {
     this.conn?.retryNow();
   }

@@ -4,6 +4,7 @@ import { vpByRound } from "../state/derived";
 import type { GameStore } from "../state/store";
 import { RoundSummary } from "./Event";
 import { FairnessPanel } from "./Fairness";
+import { ReplayPanel } from "./ReplayPanel";
 
 export function GameOver({ store }: { store: GameStore }) {
   const view = store.view.value!;
@@ -41,6 +42,7 @@ export function GameOver({ store }: { store: GameStore }) {
       )}
       {points.length > 0 && !tutorial && <VpChart points={points} />}
       {last && <RoundSummary result={last} tutorial={tutorial} />}
+      {room && <ReplayPanel room={room} me={me} onReveal={() => store.revealReplay()} />}
       <FairnessPanel fairness={room?.fairness ?? null} open />
       {me && (
         <div class="row">

@@ -39,6 +39,10 @@ pub enum Command {
     ClaimWin {
         conn: ConnId,
     },
+    /// The player on `conn` agrees to reveal the finished game in its replay.
+    RevealReplay {
+        conn: ConnId,
+    },
     /// The guest takes the free seat with the invite secret, or with the code alone (`None`).
     Join {
         invite: Option<String>,

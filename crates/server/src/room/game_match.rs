@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use evr_rules::{Event, Faction, Game};
+use evr_rules::{ByFaction, Event, Faction, Game};
 
 use super::seat::{BySeat, Seat};
 use crate::fairness::GameSecret;
@@ -27,6 +27,8 @@ pub(super) struct Match {
     pub(super) forfeit_winner: Option<Faction>,
     /// Which seats asked for a rematch of this (finished) game.
     pub(super) rematch: BySeat<bool>,
+    /// Which players agreed to reveal this finished game in its replay (stored).
+    pub(super) reveal: ByFaction<bool>,
 }
 
 impl Match {
@@ -43,6 +45,7 @@ impl Match {
             applied: HashMap::new(),
             forfeit_winner: None,
             rematch: BySeat::default(),
+            reveal: ByFaction::splat(false),
         }
     }
 

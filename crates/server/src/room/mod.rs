@@ -13,6 +13,7 @@ mod play;
 mod projection;
 mod recovery;
 mod registry;
+mod reveal;
 mod seat;
 mod seats;
 #[cfg(test)]
@@ -224,6 +225,7 @@ impl Room {
                 } => self.action(conn, based_on, action_id, action).await,
                 Command::Rematch { conn } => self.rematch(conn).await,
                 Command::ClaimWin { conn } => self.claim_win(conn).await,
+                Command::RevealReplay { conn } => self.reveal_replay(conn).await,
                 Command::Join { invite, reply } => {
                     let result = self.join(invite.as_deref()).await;
                     let _ = reply.send(result);

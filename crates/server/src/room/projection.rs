@@ -36,6 +36,7 @@ impl Room {
             rematch_requested: ByFaction::from_fn(|f| self.current.rematch[self.current.seat_of(f)]),
             forfeit_winner: self.current.forfeit_winner,
             fairness: self.current.secret.public(self.current.is_over()),
+            reveal_agreed: self.current.reveal,
         }
     }
 

@@ -61,6 +61,7 @@ impl Room {
         current.history = replayed.history;
         current.applied = replayed.applied;
         current.forfeit_winner = last.result.and_then(|r| r.forfeit_winner);
+        current.reveal = last.reveal;
 
         let computer = computer_seat(&stored.options, &config);
         let guest_hash = match (&computer, stored.guest_hash) {

@@ -15,7 +15,7 @@ use tokio_util::task::TaskTracker;
 
 use super::{Command, ConnId, Joined, Outbound, Registry, Room, RoomHandle};
 use crate::config::Config;
-use crate::store::{Store, StoreError, StoredRoom, WriteOp};
+use crate::store::{Store, StoreError, StoredGame, StoredRoom, WriteOp};
 
 /// An in-memory store that keeps what it committed and refuses every write while `failing`.
 #[derive(Default)]
@@ -50,6 +50,10 @@ impl Store for SwitchableStore {
     }
 
     fn load_room(&self, _code: &str) -> Result<Option<StoredRoom>, StoreError> {
+        Ok(None)
+    }
+
+    fn load_game(&self, _code: &str, _game_no: u32) -> Result<Option<StoredGame>, StoreError> {
         Ok(None)
     }
 }

@@ -7,13 +7,14 @@
 
 mod sqlite;
 
-use crate::fairness::GameSecret;
 use std::path::PathBuf;
 
 use evr_protocol::RoomOptions;
-use evr_rules::{Action, Faction};
+use evr_rules::{Action, ByFaction, Faction};
 use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
+
+use crate::fairness::GameSecret;
 
 pub use self::sqlite::SqliteStore;
 
@@ -79,6 +80,12 @@ pub enum WriteOp {
         action: Action,
         action_id: String,
     },
+    /// The player of `faction` agreed to reveal finished game `game_no` in its replay.
+    AgreeToReveal {
+        code: String,
+        game_no: u32,
+        faction: Faction,
+    },
     /// A game ended outside the rules (a claimed win).
     EndGame {
         code: String,
@@ -95,6 +102,10 @@ pub trait Store: Send + Sync + 'static {
     /// Room `code` with its current game and that game's actions, as committed; `None` if there
     /// is no such room. Blocking: call it off the async threads.
     fn load_room(&self, code: &str) -> Result<Option<StoredRoom>, StoreError>;
+
+    /// Game `game_no` of room `code` (any game of the room, for its replay); `None` if the room has
+    /// no such game. Blocking: call it off the async threads.
+    fn load_game(&self, code: &str, game_no: u32) -> Result<Option<StoredGame>, StoreError>;
 
     /// Stops taking writes and waits until what was queued is committed.
     fn close(&self) {}
@@ -119,6 +130,8 @@ pub struct StoredGame {
     pub creator_faction: Faction,
     pub start_seq: u32,
     pub result: Option<GameResult>,
+    /// Which players agreed to reveal the finished game in its replay.
+    pub reveal: ByFaction<bool>,
     pub actions: Vec<StoredAction>,
 }
 

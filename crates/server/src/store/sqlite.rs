@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::mpsc;
 use std::thread::JoinHandle;
 
-use evr_rules::Faction;
+use evr_rules::{ByFaction, Faction};
 use rusqlite::{Connection, OptionalExtension, params};
 use rusqlite_migration::{M, Migrations};
 use serde::Serialize;
@@ -55,8 +55,14 @@ ALTER TABLE games ADD COLUMN seed_key BLOB;
 ALTER TABLE games ADD COLUMN seed_salt BLOB;
 ";
 
+/// Version 3: each player's agreement to reveal a finished game in its replay.
+const REVEAL: &str = "
+ALTER TABLE games ADD COLUMN reveal_rebel INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN reveal_imperial INTEGER NOT NULL DEFAULT 0;
+";
+
 fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(SCHEMA), M::up(SEED_KEYS)])
+    Migrations::new(vec![M::up(SCHEMA), M::up(SEED_KEYS), M::up(REVEAL)])
 }
 
 /// The stored columns of a game's secret: `(seed, seed_key, seed_salt)`.
@@ -178,6 +184,11 @@ impl Store for SqliteStore {
         load_room(&conn, code)
     }
 
+    fn load_game(&self, code: &str, game_no: u32) -> Result<Option<StoredGame>, StoreError> {
+        let conn = self.reader.lock().map_err(|_| StoreError::Closed)?;
+        load_game(&conn, code, Some(game_no))
+    }
+
     /// Stops taking writes, commits what is queued and waits for the writer thread.
     fn close(&self) {
         if let Ok(mut jobs) = self.jobs.lock() {
@@ -282,12 +293,53 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
             "INSERT INTO actions (room_code, game_no, seq, seat, action, action_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             params![code, game_no, seq, faction_text(*seat), to_json(action)?, action_id],
         ),
+        WriteOp::AgreeToReveal { code, game_no, faction } => conn.execute(
+            match faction {
+                Faction::Rebel => "UPDATE games SET reveal_rebel = 1 WHERE room_code = ?1 AND game_no = ?2",
+                Faction::Imperial => "UPDATE games SET reveal_imperial = 1 WHERE room_code = ?1 AND game_no = ?2",
+            },
+            params![code, game_no],
+        ),
         WriteOp::EndGame { code, game_no, result } => conn.execute(
             "UPDATE games SET result = ?3 WHERE room_code = ?1 AND game_no = ?2",
             params![code, game_no, to_json(result)?],
         ),
     }
     .map(|_| ())
+}
+
+/// Game `game_no` of room `code`, or its latest game (`None`), with its actions.
+fn load_game(conn: &Connection, code: &str, game_no: Option<u32>) -> Result<Option<StoredGame>, StoreError> {
+    let row = conn
+        .query_row(
+            "SELECT game_no, seed, creator_faction, start_seq, result, seed_key, seed_salt, reveal_rebel, reveal_imperial
+             FROM games WHERE room_code = ?1 AND (?2 IS NULL OR game_no = ?2) ORDER BY game_no DESC LIMIT 1",
+            params![code, game_no],
+            |r| {
+                Ok((
+                    (r.get::<_, u32>(0)?, r.get::<_, i64>(1)?, r.get::<_, String>(2)?, r.get::<_, u32>(3)?),
+                    (r.get::<_, Option<String>>(4)?, r.get::<_, Option<Vec<u8>>>(5)?, r.get::<_, Option<Vec<u8>>>(6)?),
+                    (r.get::<_, bool>(7)?, r.get::<_, bool>(8)?),
+                ))
+            },
+        )
+        .optional()
+        .map_err(read_error)?;
+    let Some(((game_no, seed, creator_faction, start_seq), (result, key, salt), (reveal_rebel, reveal_imperial))) = row
+    else {
+        return Ok(None);
+    };
+    Ok(Some(StoredGame {
+        game_no,
+        secret: secret_from_columns(seed, key, salt, || format!("room {code} game {game_no}"))?,
+        creator_faction: faction_from_text(&creator_faction)?,
+        start_seq,
+        result: result
+            .map(|r| from_json::<GameResult>(&r, || format!("room {code} game {game_no}: result")))
+            .transpose()?,
+        reveal: ByFaction::new(reveal_rebel, reveal_imperial),
+        actions: load_actions(conn, code, game_no)?,
+    }))
 }
 
 fn load_room(conn: &Connection, code: &str) -> Result<Option<StoredRoom>, StoreError> {
@@ -312,38 +364,7 @@ fn load_room(conn: &Connection, code: &str) -> Result<Option<StoredRoom>, StoreE
     };
     let options = from_json(&options, || format!("room {code}: options"))?;
     // Only the current game matters: a rematch starts from its own seed.
-    let game = conn
-        .query_row(
-            "SELECT game_no, seed, creator_faction, start_seq, result, seed_key, seed_salt FROM games
-             WHERE room_code = ?1 ORDER BY game_no DESC LIMIT 1",
-            [&code],
-            |r| {
-                Ok((
-                    r.get::<_, u32>(0)?,
-                    r.get::<_, i64>(1)?,
-                    r.get::<_, String>(2)?,
-                    r.get::<_, u32>(3)?,
-                    r.get::<_, Option<String>>(4)?,
-                    r.get::<_, Option<Vec<u8>>>(5)?,
-                    r.get::<_, Option<Vec<u8>>>(6)?,
-                ))
-            },
-        )
-        .optional()
-        .map_err(read_error)?;
-    let game = match game {
-        Some((game_no, seed, creator_faction, start_seq, result, key, salt)) => Some(StoredGame {
-            game_no,
-            secret: secret_from_columns(seed, key, salt, || format!("room {code} game {game_no}"))?,
-            creator_faction: faction_from_text(&creator_faction)?,
-            start_seq,
-            result: result
-                .map(|r| from_json::<GameResult>(&r, || format!("room {code} game {game_no}: result")))
-                .transpose()?,
-            actions: load_actions(conn, &code, game_no)?,
-        }),
-        None => None,
-    };
+    let game = load_game(conn, &code, None)?;
     Ok(Some(StoredRoom {
         code,
         options,

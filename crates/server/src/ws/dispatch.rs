@@ -36,6 +36,7 @@ pub(super) fn route(conn: ConnId, msg: ClientMsg) -> Route {
         }),
         ClientMsg::Rematch => Route::Room(Command::Rematch { conn }),
         ClientMsg::ClaimWin => Route::Room(Command::ClaimWin { conn }),
+        ClientMsg::RevealReplay => Route::Room(Command::RevealReplay { conn }),
     }
 }
 

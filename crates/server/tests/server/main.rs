@@ -12,5 +12,6 @@ mod durability;
 mod games;
 mod hidden_info;
 mod memory;
+mod replays;
 mod resume;
 mod rooms;

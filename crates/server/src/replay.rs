@@ -1,0 +1,138 @@
+//! `GET /api/rooms/{code}/games/{n}/replay`: a finished game's replay file (`proto/REPLAY.md`),
+//! served once both players agreed to reveal it — the file holds every action, so every secret
+//! choice of the game. It is built from the store alone (everything there is committed) and the
+//! engine replays it for its result: a game still being played has no replay. Sent in one
+//! response, gzipped when the client accepts it.
+
+use std::io::Write;
+use std::sync::Arc;
+
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use evr_protocol::{ErrorCode, Fairness, RoomOptions};
+use evr_replay::{FORMAT, Replay, ReplayAction, VERSION};
+use evr_rules::{Game, GameSeed, Viewer};
+use flate2::Compression;
+use flate2::write::GzEncoder;
+
+use crate::app::App;
+use crate::fairness::{self, GameSecret};
+use crate::http::ApiError;
+use crate::secrets;
+use crate::store::StoredGame;
+
+pub async fn replay(
+    State(app): State<Arc<App>>,
+    Path((typed, game_no)): Path<(String, u32)>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let no_room = || ApiError::new(ErrorCode::RoomNotFound, "no such room");
+    let code = secrets::canonical_room_code(&typed).ok_or_else(no_room)?;
+    let store = app.store.clone();
+    let lookup = code.clone();
+    let loaded = tokio::task::spawn_blocking(move || {
+        let room = store.load_room(&lookup)?;
+        let game = match &room {
+            Some(_) => store.load_game(&lookup, game_no)?,
+            None => None,
+        };
+        Ok::<_, crate::store::StoreError>(room.map(|r| (r.options, game)))
+    })
+    .await;
+    let (options, game) = match loaded {
+        Ok(Ok(Some(found))) => found,
+        Ok(Ok(None)) => return Err(no_room()),
+        Ok(Err(e)) => {
+            tracing::error!(room = %code, error = %e, "cannot load a replay");
+            return Err(ApiError::new(ErrorCode::StorageFailed, "cannot load the game"));
+        }
+        Err(e) => {
+            tracing::error!(room = %code, error = %e, "replay loader stopped");
+            return Err(ApiError::new(ErrorCode::StorageFailed, "cannot load the game"));
+        }
+    };
+    let game =
+        game.ok_or_else(|| ApiError::new(ErrorCode::GameNotFound, format!("room {code} has no game {game_no}")))?;
+    let file = build(&code, &options, game)?;
+    let json =
+        serde_json::to_vec(&file).map_err(|_| ApiError::new(ErrorCode::StorageFailed, "cannot write the replay"))?;
+    let mut response_headers = HeaderMap::new();
+    response_headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response_headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"evr-{code}-game-{game_no}.json\"")) {
+        response_headers.insert(header::CONTENT_DISPOSITION, v);
+    }
+    let accepts = headers
+        .get(header::ACCEPT_ENCODING)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(crate::client::accepts_gzip);
+    if accepts && let Some(gz) = gzip(&json) {
+        response_headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+        return Ok((response_headers, gz).into_response());
+    }
+    Ok((response_headers, json).into_response())
+}
+
+fn gzip(bytes: &[u8]) -> Option<Vec<u8>> {
+    let mut encoder = GzEncoder::new(Vec::with_capacity(bytes.len() / 4), Compression::best());
+    encoder.write_all(bytes).ok()?;
+    encoder.finish().ok()
+}
+
+/// The replay file of a stored game, or why there is none to serve.
+fn build(code: &str, options: &RoomOptions, game: StoredGame) -> Result<Replay, ApiError> {
+    let GameSecret::Committed { key, salt } = game.secret else {
+        return Err(ApiError::new(
+            ErrorCode::ReplayUnavailable,
+            "this game was played before commitments existed: it has no verifiable replay",
+        ));
+    };
+    let damaged = |why: String| {
+        tracing::error!(room = %code, game = game.game_no, why, "a stored game does not replay");
+        ApiError::new(ErrorCode::StorageFailed, "the stored game does not replay")
+    };
+    let mut engine = Game::with_seed(options.mode, GameSeed::Key(key)).map_err(|e| damaged(e.to_string()))?;
+    for a in &game.actions {
+        engine.apply(a.seat, a.action).map_err(|e| damaged(e.to_string()))?;
+    }
+    let outcome = engine.view(Viewer::Spectator).outcome;
+    let forfeit_winner = game.result.and_then(|r| r.forfeit_winner);
+    if outcome.is_none() && forfeit_winner.is_none() {
+        return Err(ApiError::new(
+            ErrorCode::GameNotOver,
+            "this game is being played: watch it live; its replay comes when it is over",
+        ));
+    }
+    if !(game.reveal.rebel && game.reveal.imperial) {
+        return Err(ApiError::new(
+            ErrorCode::ReplayNotRevealed,
+            "the replay shows everything: both players must agree to reveal it",
+        ));
+    }
+    Ok(Replay {
+        format: FORMAT.into(),
+        version: VERSION,
+        room: code.to_string(),
+        game_number: game.game_no,
+        mode: options.mode,
+        creator_faction: game.creator_faction,
+        fairness: Fairness {
+            commitment: fairness::hex(&fairness::commitment(&key, &salt)),
+            seed: Some(fairness::hex(&key)),
+            salt: Some(fairness::hex(&salt)),
+        },
+        start_seq: game.start_seq,
+        actions: game
+            .actions
+            .iter()
+            .map(|a| ReplayAction {
+                seq: a.seq,
+                seat: a.seat,
+                action: a.action,
+            })
+            .collect(),
+        outcome,
+        forfeit_winner,
+    })
+}

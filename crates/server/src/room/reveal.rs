@@ -1,0 +1,45 @@
+//! A player's agreement to show everything of a finished game in its replay: both players' secret
+//! choices, hands and deck orders. Both must agree before the replay file is served
+//! (`crate::replay`); the agreement is stored before anyone is told of it.
+
+use evr_protocol::{ErrorCode, ServerMsg};
+
+use super::{ConnId, Room};
+use crate::store::WriteOp;
+
+impl Room {
+    /// The seat on `conn` agrees to reveal the finished current game.
+    pub(super) async fn reveal_replay(&mut self, conn: ConnId) {
+        let Some(seat) = self.seat_or_refuse(conn, "only the players decide what their game reveals") else {
+            return;
+        };
+        if !self.current.is_over() {
+            return self.error(
+                conn,
+                ErrorCode::GameNotOver,
+                "a game being played reveals nothing: agree once it is over",
+                None,
+            );
+        }
+        let faction = self.current.faction_of(seat);
+        if self.current.reveal[faction] {
+            return; // agreed already: nothing changes
+        }
+        let write = self.store.submit(WriteOp::AgreeToReveal {
+            code: self.code.clone(),
+            game_no: self.current.game_no,
+            faction,
+        });
+        if !matches!(write.await, Ok(Ok(()))) {
+            return self.error(
+                conn,
+                ErrorCode::StorageFailed,
+                "the agreement could not be stored",
+                None,
+            );
+        }
+        self.current.reveal[faction] = true;
+        let room = self.room_info();
+        self.broadcast(|_, _| ServerMsg::Room { room: room.clone() });
+    }
+}

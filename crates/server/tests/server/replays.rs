@@ -1,0 +1,120 @@
+//! Replay files over HTTP: none while the game is played, none until both players agreed to reveal
+//! it; then a file that `evr verify`'s check accepts, whose commitment is the one shown at the start,
+//! gzipped for a client that accepts it. Bad requests get their error codes.
+
+use std::io::Read;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use anyhow::{Context, Result, anyhow, bail};
+use evr_protocol::{ClientMsg, ErrorCode, replay_path};
+use evr_replay::{Replay, verify};
+use evr_rules::Mode;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+use crate::support::{self, Client};
+
+/// `GET path` with `Accept-Encoding: gzip`: the status, the head and the raw body bytes.
+async fn get_gzip(addr: SocketAddr, path: &str) -> Result<(u16, String, Vec<u8>)> {
+    let mut stream = TcpStream::connect(addr).await?;
+    let req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nAccept-Encoding: gzip, br\r\nConnection: close\r\n\r\n");
+    stream.write_all(req.as_bytes()).await?;
+    let mut buf = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut buf)).await??;
+    let at = buf
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .ok_or_else(|| anyhow!("no HTTP head"))?;
+    let head = String::from_utf8(buf[..at].to_vec())?;
+    let status = head.split_whitespace().nth(1).context("status")?.parse()?;
+    Ok((status, head.to_ascii_lowercase(), buf[at + 4..].to_vec()))
+}
+
+async fn refused(addr: SocketAddr, path: &str) -> Result<(u16, ErrorCode)> {
+    match support::get::<Replay>(addr, path).await? {
+        Ok(_) => bail!("{path} was served"),
+        Err((status, body)) => Ok((status, body.code)),
+    }
+}
+
+#[tokio::test]
+async fn a_replay_is_served_only_when_the_game_is_over_and_both_players_revealed_it() -> Result<()> {
+    let server = support::start("replays").await?;
+    let addr = server.addr;
+    let seats = support::create_and_join(addr, Mode::Full).await?;
+    let (mut spectator, _) = Client::hello(addr, &seats.code, None, None).await?;
+    let (mut a, wa) = Client::hello(addr, &seats.code, Some(&seats.creator_token), None).await?;
+    let (mut b, wb) = Client::hello(addr, &seats.code, Some(&seats.guest_token), None).await?;
+    let path = replay_path(&seats.code, 1);
+
+    // being played: no replay, and nothing to reveal yet
+    assert_eq!(refused(addr, &path).await?, (409, ErrorCode::GameNotOver));
+    a.send(&ClientMsg::RevealReplay).await?;
+    assert_eq!(a.recv_error().await?, ErrorCode::GameNotOver);
+    // bad requests
+    assert_eq!(
+        refused(addr, &replay_path("ZZZZZZZZ", 1)).await?,
+        (404, ErrorCode::RoomNotFound)
+    );
+    assert_eq!(
+        refused(addr, &replay_path(&seats.code, 9)).await?,
+        (404, ErrorCode::GameNotFound)
+    );
+
+    let (_, end) = support::play_random(&mut a, &mut b, &wa, &wb, 5000, 77).await?;
+    assert!(end[0].outcome.is_some(), "the game finished");
+    for c in [&mut a, &mut b, &mut spectator] {
+        let over = c.recv_room().await?;
+        assert_eq!(over.reveal_agreed, [false, false]);
+    }
+    assert_eq!(refused(addr, &path).await?, (403, ErrorCode::ReplayNotRevealed));
+
+    // a spectator has nothing to reveal; one player is not enough
+    spectator.send(&ClientMsg::RevealReplay).await?;
+    assert_eq!(spectator.recv_error().await?, ErrorCode::SpectatorCannotAct);
+    a.send(&ClientMsg::RevealReplay).await?;
+    let creator = seats.creator;
+    for c in [&mut a, &mut b, &mut spectator] {
+        let room = c.recv_room().await?;
+        assert!(room.reveal_agreed[creator] && !room.reveal_agreed[creator.opponent()]);
+    }
+    assert_eq!(refused(addr, &path).await?, (403, ErrorCode::ReplayNotRevealed));
+    b.send(&ClientMsg::RevealReplay).await?;
+    for c in [&mut a, &mut b, &mut spectator] {
+        assert_eq!(c.recv_room().await?.reveal_agreed, [true, true]);
+    }
+
+    // both agreed: the file, verified, under the commitment shown at the start
+    let file = match support::get::<Replay>(addr, &path).await? {
+        Ok(file) => file,
+        Err((status, body)) => bail!("not served: {status} {body:?}"),
+    };
+    let checked = verify(&file).map_err(|e| anyhow!("the served replay does not verify: {e}"))?;
+    assert_eq!(checked.outcome, end[0].outcome);
+    let commitment = wa.room.fairness.clone().context("a commitment")?.commitment;
+    assert_eq!(file.fairness.commitment, commitment);
+    assert_eq!(file.game_number, 1);
+    assert_eq!(file.creator_faction, seats.creator);
+
+    // compressed for a client that accepts gzip; the same file inside
+    let (status, head, body) = get_gzip(addr, &path).await?;
+    assert_eq!(status, 200);
+    assert!(head.contains("content-encoding: gzip"), "{head}");
+    assert!(head.contains("content-disposition: attachment"), "{head}");
+    let mut json = String::new();
+    flate2::read::GzDecoder::new(&body[..]).read_to_string(&mut json)?;
+    assert_eq!(serde_json::from_str::<Replay>(&json)?, file);
+    println!(
+        "replay of a {}-action game: {} bytes of JSON, {} bytes gzipped",
+        file.actions.len(),
+        json.len(),
+        body.len()
+    );
+    assert!(
+        body.len() < 30 * 1024,
+        "a game's replay is under 30 KB gzipped ({} bytes)",
+        body.len()
+    );
+    server.stop().await
+}

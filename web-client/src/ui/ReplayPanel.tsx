@@ -1,0 +1,58 @@
+// The finished game's replay: each player may agree to reveal everything in it (both must, the
+// file holds every secret choice); once both did, anyone in the room may download the file and
+// check it with `evr verify` (proto/REPLAY.md).
+import { sideName, t } from "../i18n";
+import { type Faction, otherFaction, type RoomInfo } from "../net/protocol";
+
+/** Where the replay file of game `game` of room `code` is served. */
+export function replayUrl(code: string, game: number): string {
+  return `/api/rooms/${encodeURIComponent(code)}/games/${game}/replay`;
+}
+
+export function ReplayPanel(props: { room: RoomInfo; me: Faction | null; onReveal: () => void }) {
+  const { room, me } = props;
+  if (!room.fairness) return null; // a game stored before verifiable replays
+  const agreed = room.reveal_agreed;
+  const both = agreed[0] && agreed[1];
+  const mine = me ? agreed[me === "rebel" ? 0 : 1] : false;
+  const other = me ? otherFaction(me) : null;
+  const theirs = other ? agreed[other === "rebel" ? 0 : 1] : false;
+  const file = `evr-${room.code}-game-${room.game_number}.json`;
+  return (
+    <section class="replay-panel panel" aria-labelledby="replay-h">
+      <h3 id="replay-h">{t("reveal.title")}</h3>
+      {both ? (
+        <>
+          <p>
+            <a class="button" href={replayUrl(room.code, room.game_number)} download={file}>
+              {t("reveal.download")}
+            </a>
+          </p>
+          <p class="small muted">
+            <code>{t("reveal.verify", { file })}</code>
+          </p>
+        </>
+      ) : (
+        <>
+          <p class="small">{t("reveal.explain")}</p>
+          {me && !mine && (
+            <p>
+              <button type="button" class="reveal-agree" onClick={props.onReveal}>
+                {t("reveal.agree")}
+              </button>
+            </p>
+          )}
+          {me && mine && <p role="status">{t("reveal.youAgreed")}</p>}
+          {other && (
+            <p role="status">
+              {theirs
+                ? t("reveal.theyAgreed", { side: sideName(other) })
+                : t("reveal.waiting", { side: sideName(other) })}
+            </p>
+          )}
+          {!me && <p class="muted">{t("reveal.notYet")}</p>}
+        </>
+      )}
+    </section>
+  );
+}
