@@ -2,8 +2,10 @@
 //! when SHA-256(salt ‖ seed) is the commitment published at the game's start and the rules engine,
 //! started from that seed, accepts every recorded action in order and ends with the recorded result.
 
+mod commitment;
 mod format;
 mod verify;
 
+pub use commitment::{commitment, hex};
 pub use format::{FORMAT, Replay, ReplayAction, VERSION};
 pub use verify::{Mismatch, Verified, verify};

@@ -1,10 +1,8 @@
 //! Checking a replay: the commitment first (step 0), then every action (step k is the k-th action,
 //! from 1), then the result (step = the number of actions).
 
+use crate::{Replay, commitment, hex};
 use evr_rules::{Game, GameSeed, Outcome, Viewer};
-use sha2::{Digest, Sha256};
-
-use crate::Replay;
 
 /// A replay that checked out.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,10 +57,6 @@ fn unhex<const N: usize>(s: &str, what: &str) -> Result<[u8; N], Mismatch> {
     Ok(out)
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 fn describe(outcome: &Option<Outcome>) -> String {
     match outcome {
         None => "no result".into(),
@@ -91,7 +85,7 @@ pub fn verify(replay: &Replay) -> Result<Verified, Mismatch> {
             .ok_or(Mismatch::Secret("no salt: the game is not over".into()))?,
         "salt",
     )?;
-    let computed = hex(&Sha256::new().chain_update(salt).chain_update(seed).finalize());
+    let computed = hex(&commitment(&seed, &salt));
     if computed != f.commitment {
         return Err(Mismatch::Commitment {
             computed,

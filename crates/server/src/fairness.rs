@@ -9,6 +9,9 @@ use evr_protocol::Fairness;
 use evr_rules::GameSeed;
 use sha2::{Digest, Sha256};
 
+/// The commitment formula and hex, shared with the verifier (`evr verify`).
+pub use evr_replay::{commitment, hex};
+
 /// A game's secret randomness, as the server holds and stores it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameSecret {
@@ -65,16 +68,6 @@ impl GameSecret {
             }),
         }
     }
-}
-
-/// SHA-256(salt ‖ key): published when the game starts.
-pub fn commitment(key: &[u8; 32], salt: &[u8; 16]) -> [u8; 32] {
-    Sha256::new().chain_update(salt).chain_update(key).finalize().into()
-}
-
-/// Lowercase hexadecimal.
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]
