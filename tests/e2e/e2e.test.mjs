@@ -1220,6 +1220,12 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     assert.equal(await B.page.$(".gameover a[download]"), null, "one agreement is not enough");
     await B.page.tap(".gameover button.reveal-agree");
     for (const P of [A, B, S]) await P.page.waitForSelector(".gameover a[download]", { timeout: 5000 });
+    // the room's games list it too, with its result and its replay file
+    for (const P of [A, B, S]) {
+      await P.page.waitForSelector(".archive-table tbody tr a[download]", { timeout: 5000 });
+      const row = await P.page.textContent(".archive-table tbody tr");
+      assert.ok(row.trim().startsWith("1"), `${P.name}: game 1 in the room's games: ${row}`);
+    }
     assert.ok(await keyTo(A, ".gameover a[download]", "Download the replay file"), "the download link is reachable by keyboard");
     const [download] = await Promise.all([A.page.waitForEvent("download"), A.page.keyboard.press("Enter")]);
     const replayFile = join(ARTIFACTS, "replay.json");

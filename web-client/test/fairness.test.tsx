@@ -3,7 +3,8 @@
 // and salt and this browser's own SHA-256 check of them against the commitment.
 import { render } from "preact";
 import { act } from "preact/test-utils";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { Archive } from "../src/ui/Archive";
 import { commitmentOf, FairnessPanel } from "../src/ui/Fairness";
 import { ReplayPanel, replayUrl } from "../src/ui/ReplayPanel";
 import { mountPoint } from "./dom";
@@ -98,5 +99,59 @@ describe("replay reveal", () => {
       render(<ReplayPanel room={{ ...room([true, true]), fairness: null }} me="rebel" onReveal={() => {}} />, root()),
     );
     expect(root().querySelector(".replay-panel")).toBeNull();
+  });
+});
+
+describe("the room's games", () => {
+  it("lists the finished games with their result, date and replay link; a game being played is not listed", async () => {
+    const archive = {
+      code: ROOM.code,
+      games: [
+        {
+          number: 1,
+          started_at: 1_790_000_000,
+          over: true,
+          outcome: { winner: "imperial", reason: "victory_points", vp: [3, 7] },
+          forfeit_winner: null,
+          replay_available: true,
+        },
+        {
+          number: 2,
+          started_at: 1_790_000_900,
+          over: true,
+          outcome: null,
+          forfeit_winner: "rebel",
+          replay_available: false,
+        },
+        {
+          number: 3,
+          started_at: 1_790_001_800,
+          over: false,
+          outcome: null,
+          forfeit_winner: null,
+          replay_available: false,
+        },
+      ],
+    };
+    const asked: string[] = [];
+    vi.stubGlobal("fetch", async (url: string) => {
+      asked.push(url);
+      return new Response(JSON.stringify(archive), { status: 200, headers: { "content-type": "application/json" } });
+    });
+    try {
+      act(() => render(<Archive code={ROOM.code} refresh="1" />, root()));
+      await settle();
+      expect(asked).toEqual([`/api/rooms/${ROOM.code}/games`]);
+      const rows = [...root().querySelectorAll(".archive-table tbody tr")];
+      expect(rows.map((r) => r.querySelector("th")?.textContent)).toEqual(["1", "2"]);
+      expect(rows[0]!.textContent).toContain("Imperial wins");
+      expect(rows[0]!.textContent).toContain("Rebel 3 – 7 Imperial");
+      expect(rows[0]!.querySelector("a[download]")?.getAttribute("href")).toBe(replayUrl(ROOM.code, 1));
+      expect(rows[1]!.textContent).toContain("The Rebel claimed the win");
+      expect(rows[1]!.querySelector("a[download]")).toBeNull();
+      expect(rows[1]!.textContent).toContain("not revealed");
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

@@ -1,7 +1,7 @@
 //! The HTTP API: request and answer bodies, and the paths they go to. Every refused request is
 //! answered with an [`ApiErrorBody`] and the status of its code ([`ErrorCode::http_status`]).
 
-use evr_rules::Faction;
+use evr_rules::{Faction, Outcome};
 use serde::{Deserialize, Serialize};
 
 use crate::{ErrorCode, SpectatorPolicy};
@@ -23,6 +23,11 @@ pub fn room_path(code: &str) -> String {
 /// (`proto/REPLAY.md`), once the game is over and both players agreed to reveal it.
 pub fn replay_path(code: &str, game: u32) -> String {
     format!("/api/rooms/{code}/games/{game}/replay")
+}
+
+/// `GET` here for the room's games, finished and current: a [`GameArchive`] (200).
+pub fn games_path(code: &str) -> String {
+    format!("/api/rooms/{code}/games")
 }
 
 /// The WebSocket of room `code`.
@@ -85,4 +90,30 @@ pub struct ApiErrorBody {
     pub code: ErrorCode,
     /// A sentence for people (English); clients show their own text for `code`.
     pub message: String,
+}
+
+/// Answer to `GET /api/rooms/{code}/games`: every game of the room, oldest first (a rematch adds one).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct GameArchive {
+    pub code: String,
+    pub games: Vec<GameSummary>,
+}
+
+/// One game of a room. A game being played says only that it is (`over: false`, no result).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct GameSummary {
+    /// 1, 2, … (one more per rematch).
+    pub number: u32,
+    /// When it started, in seconds since 1970 (UTC); `null` for games stored before dates were kept.
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub started_at: Option<i64>,
+    pub over: bool,
+    /// How the rules ended it (`null` while it is played or when a win was claimed).
+    pub outcome: Option<Outcome>,
+    /// The side that claimed the win after the opponent stayed away.
+    pub forfeit_winner: Option<Faction>,
+    /// Its replay file can be downloaded (`replay_path`): over, and revealed by both players.
+    pub replay_available: bool,
 }

@@ -36,8 +36,8 @@ pub mod typescript;
 pub use client::ClientMsg;
 pub use error_code::ErrorCode;
 pub use http::{
-    ApiErrorBody, CREATE_ROOM_PATH, CreatedRoom, JoinRequest, JoinedRoom, RoomStatus, join_room_path, replay_path,
-    room_path, websocket_path,
+    ApiErrorBody, CREATE_ROOM_PATH, CreatedRoom, GameArchive, GameSummary, JoinRequest, JoinedRoom, RoomStatus,
+    games_path, join_room_path, replay_path, room_path, websocket_path,
 };
 pub use presence::{Presence, SeatPresence};
 pub use room::{ComputerLevel, Fairness, Opponent, Role, RoomInfo, RoomOptions, SideChoice, SpectatorPolicy};

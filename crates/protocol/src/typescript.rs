@@ -8,8 +8,8 @@ use std::path::Path;
 use ts_rs::{Config, TS};
 
 use crate::{
-    ApiErrorBody, ClientMsg, CreatedRoom, ErrorCode, JoinRequest, JoinedRoom, MAX_ACTION_ID_LEN, MAX_FRAME_BYTES,
-    PROTOCOL_VERSION, RoomOptions, RoomStatus, ServerMsg,
+    ApiErrorBody, ClientMsg, CreatedRoom, ErrorCode, GameArchive, JoinRequest, JoinedRoom, MAX_ACTION_ID_LEN,
+    MAX_FRAME_BYTES, PROTOCOL_VERSION, RoomOptions, RoomStatus, ServerMsg,
 };
 
 const NOTE: &str =
@@ -25,6 +25,7 @@ pub fn export(dir: &Path) -> Result<(), String> {
     CreatedRoom::export_all(&cfg).map_err(e)?;
     JoinRequest::export_all(&cfg).map_err(e)?;
     RoomStatus::export_all(&cfg).map_err(e)?;
+    GameArchive::export_all(&cfg).map_err(e)?;
     JoinedRoom::export_all(&cfg).map_err(e)?;
     ApiErrorBody::export_all(&cfg).map_err(e)?;
     for (name, text) in [("errorCodes.ts", error_table()), ("constants.ts", constants())] {

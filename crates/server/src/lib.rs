@@ -82,6 +82,7 @@ pub async fn run(listener: TcpListener, config: Config, shutdown: CancellationTo
         .route("/api/rooms", post(http::create_room))
         .route("/api/rooms/{code}", get(http::room_status))
         .route("/api/rooms/{code}/join", post(http::join_room))
+        .route("/api/rooms/{code}/games", get(replay::archive))
         .route("/api/rooms/{code}/games/{game}/replay", get(replay::replay))
         .route("/ws/{code}", get(ws::upgrade))
         .route("/healthz", get(http::healthz))

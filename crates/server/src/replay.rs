@@ -1,4 +1,6 @@
-//! `GET /api/rooms/{code}/games/{n}/replay`: a finished game's replay file (`proto/REPLAY.md`),
+//! The room's games over HTTP. `GET /api/rooms/{code}/games`: the archive, every game with its
+//! result (nothing of a game still being played but that it is). `GET /api/rooms/{code}/games/{n}/replay`:
+//! a finished game's replay file (`proto/REPLAY.md`),
 //! served once both players agreed to reveal it — the file holds every action, so every secret
 //! choice of the game. It is built from the store alone (everything there is committed) and the
 //! engine replays it for its result: a game still being played has no replay. Sent in one
@@ -7,12 +9,13 @@
 use std::io::Write;
 use std::sync::Arc;
 
+use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use evr_protocol::{ErrorCode, Fairness, RoomOptions};
+use evr_protocol::{ErrorCode, Fairness, GameArchive, GameSummary, RoomOptions};
 use evr_replay::{FORMAT, Replay, ReplayAction, VERSION};
-use evr_rules::{Game, GameSeed, Viewer};
+use evr_rules::{Game, Mode, Outcome, Viewer};
 use flate2::Compression;
 use flate2::write::GzEncoder;
 
@@ -74,10 +77,78 @@ pub async fn replay(
     Ok((response_headers, json).into_response())
 }
 
+/// `GET /api/rooms/{code}/games`: the room's games, oldest first.
+pub async fn archive(State(app): State<Arc<App>>, Path(typed): Path<String>) -> Result<Json<GameArchive>, ApiError> {
+    let no_room = || ApiError::new(ErrorCode::RoomNotFound, "no such room");
+    let code = secrets::canonical_room_code(&typed).ok_or_else(no_room)?;
+    let store = app.store.clone();
+    let lookup = code.clone();
+    let loaded = tokio::task::spawn_blocking(move || {
+        let Some(room) = store.load_room(&lookup)? else {
+            return Ok(None);
+        };
+        let mut games = Vec::new();
+        for n in store.game_numbers(&lookup)? {
+            games.extend(store.load_game(&lookup, n)?);
+        }
+        Ok::<_, crate::store::StoreError>(Some((room.options, games)))
+    })
+    .await;
+    let (options, games) = match loaded {
+        Ok(Ok(Some(found))) => found,
+        Ok(Ok(None)) => return Err(no_room()),
+        Ok(Err(e)) => {
+            tracing::error!(room = %code, error = %e, "cannot load the archive");
+            return Err(ApiError::new(ErrorCode::StorageFailed, "cannot load the games"));
+        }
+        Err(e) => {
+            tracing::error!(room = %code, error = %e, "archive loader stopped");
+            return Err(ApiError::new(ErrorCode::StorageFailed, "cannot load the games"));
+        }
+    };
+    let games = games
+        .iter()
+        .map(|g| summary(&code, options.mode, g))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Json(GameArchive { code, games }))
+}
+
 fn gzip(bytes: &[u8]) -> Option<Vec<u8>> {
     let mut encoder = GzEncoder::new(Vec::with_capacity(bytes.len() / 4), Compression::best());
     encoder.write_all(bytes).ok()?;
     encoder.finish().ok()
+}
+
+/// How a stored game ended by the rules, replayed from its seed and actions (`None`: not by the
+/// rules — still being played, or a claimed win).
+fn rules_outcome(code: &str, mode: Mode, game: &StoredGame) -> Result<Option<Outcome>, ApiError> {
+    let damaged = |why: String| {
+        tracing::error!(room = %code, game = game.game_no, why, "a stored game does not replay");
+        ApiError::new(ErrorCode::StorageFailed, "the stored game does not replay")
+    };
+    let mut engine = Game::with_seed(mode, game.secret.game_seed()).map_err(|e| damaged(e.to_string()))?;
+    for a in &game.actions {
+        engine.apply(a.seat, a.action).map_err(|e| damaged(e.to_string()))?;
+    }
+    Ok(engine.view(Viewer::Spectator).outcome)
+}
+
+/// One line of the archive.
+fn summary(code: &str, mode: Mode, game: &StoredGame) -> Result<GameSummary, ApiError> {
+    let outcome = rules_outcome(code, mode, game)?;
+    let forfeit_winner = game.result.and_then(|r| r.forfeit_winner);
+    let over = outcome.is_some() || forfeit_winner.is_some();
+    Ok(GameSummary {
+        number: game.game_no,
+        started_at: game.started_at,
+        over,
+        outcome,
+        forfeit_winner,
+        replay_available: over
+            && matches!(game.secret, GameSecret::Committed { .. })
+            && game.reveal.rebel
+            && game.reveal.imperial,
+    })
 }
 
 /// The replay file of a stored game, or why there is none to serve.
@@ -88,15 +159,7 @@ fn build(code: &str, options: &RoomOptions, game: StoredGame) -> Result<Replay, 
             "this game was played before commitments existed: it has no verifiable replay",
         ));
     };
-    let damaged = |why: String| {
-        tracing::error!(room = %code, game = game.game_no, why, "a stored game does not replay");
-        ApiError::new(ErrorCode::StorageFailed, "the stored game does not replay")
-    };
-    let mut engine = Game::with_seed(options.mode, GameSeed::Key(key)).map_err(|e| damaged(e.to_string()))?;
-    for a in &game.actions {
-        engine.apply(a.seat, a.action).map_err(|e| damaged(e.to_string()))?;
-    }
-    let outcome = engine.view(Viewer::Spectator).outcome;
+    let outcome = rules_outcome(code, options.mode, &game)?;
     let forfeit_winner = game.result.and_then(|r| r.forfeit_winner);
     if outcome.is_none() && forfeit_winner.is_none() {
         return Err(ApiError::new(

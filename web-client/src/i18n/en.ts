@@ -286,6 +286,16 @@ export const en = {
   "reveal.download": "Download the replay file",
   "reveal.verify": "Check it with the rules engine: evr verify {file}",
   "reveal.notYet": "Not revealed: the players have not both agreed.",
+  "archive.title": "Games in this room",
+  "archive.failed": "The room's games could not be loaded.",
+  "archive.none": "No finished game yet.",
+  "archive.game": "Game",
+  "archive.result": "Result",
+  "archive.vp": "Victory points",
+  "archive.date": "Started",
+  "archive.replay": "Replay",
+  "archive.download": "Download",
+  "archive.notRevealed": "not revealed",
 } as const;
 
 export type MessageKey = keyof typeof en;

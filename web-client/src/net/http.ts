@@ -4,6 +4,7 @@ import type {
   ApiErrorBody,
   ClientErrorCode,
   CreatedRoom,
+  GameArchive,
   JoinedRoom,
   JoinRequest,
   RoomOptions,
@@ -86,6 +87,11 @@ export class ApiClient {
   /** Whether room `code` has a free seat and allows watching (`room_not_found` if there is none). */
   roomStatus(code: string): Promise<RoomStatus> {
     return this.request<RoomStatus>(`/api/rooms/${encodeURIComponent(code)}`, { method: "GET" });
+  }
+
+  /** The room's games, oldest first, with their results and whether their replays can be downloaded. */
+  games(code: string): Promise<GameArchive> {
+    return this.request<GameArchive>(`/api/rooms/${encodeURIComponent(code)}/games`, { method: "GET" });
   }
 
   /** Takes the free seat with the invite secret, or (`null`) with the room code alone. */

@@ -19,6 +19,8 @@ export type { EventEffect } from "../../../proto/ts/EventEffect";
 export type { EventOrder } from "../../../proto/ts/EventOrder";
 export type { Faction } from "../../../proto/ts/Faction";
 export type { Fairness } from "../../../proto/ts/Fairness";
+export type { GameArchive } from "../../../proto/ts/GameArchive";
+export type { GameSummary } from "../../../proto/ts/GameSummary";
 export type { JoinedRoom } from "../../../proto/ts/JoinedRoom";
 export type { JoinRequest } from "../../../proto/ts/JoinRequest";
 export type { LogEntry } from "../../../proto/ts/LogEntry";

@@ -2,6 +2,7 @@ import { sideName, t } from "../i18n";
 import type { View } from "../net/protocol";
 import { vpByRound } from "../state/derived";
 import type { GameStore } from "../state/store";
+import { Archive } from "./Archive";
 import { RoundSummary } from "./Event";
 import { FairnessPanel } from "./Fairness";
 import { ReplayPanel } from "./ReplayPanel";
@@ -43,6 +44,7 @@ export function GameOver({ store }: { store: GameStore }) {
       {points.length > 0 && !tutorial && <VpChart points={points} />}
       {last && <RoundSummary result={last} tutorial={tutorial} />}
       {room && <ReplayPanel room={room} me={me} onReveal={() => store.revealReplay()} />}
+      {room && <Archive code={room.code} refresh={`${room.game_number}:${room.reveal_agreed.join()}`} />}
       <FairnessPanel fairness={room?.fairness ?? null} open />
       {me && (
         <div class="row">

@@ -66,6 +66,14 @@ pub struct Room {
     self_tx: Option<mpsc::WeakSender<Command>>,
 }
 
+/// Seconds since 1970 (UTC), for dates kept in the store.
+fn unix_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}
+
 /// A new game's secret randomness: a key from the OS (a fixed one in tests that ask for it).
 fn game_secret(config: &Config) -> Result<GameSecret, std::io::Error> {
     match config.test_fixed_seed {
@@ -132,10 +140,7 @@ impl Room {
     ) -> Result<Room, StoreError> {
         let secret = game_secret(&config).map_err(|e| StoreError::Write(format!("no seed: {e}")))?;
         let game = new_game(&options, &secret).map_err(|what| StoreError::Corrupt { what })?;
-        let created_at = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs() as i64)
-            .unwrap_or(0);
+        let created_at = unix_now();
         let room_write = store.submit(WriteOp::CreateRoom {
             code: code.clone(),
             options,
@@ -149,6 +154,7 @@ impl Room {
             secret,
             creator_faction,
             seq: 0,
+            started_at: created_at,
         });
         room_write.await.map_err(|_| StoreError::Closed)??;
         game_write.await.map_err(|_| StoreError::Closed)??;

@@ -8,7 +8,7 @@ use evr_rules::{Action, Faction};
 
 use super::game_match::Match;
 use super::seat::Seat;
-use super::{ConnId, Room, game_secret, new_game};
+use super::{ConnId, Room, game_secret, new_game, unix_now};
 use crate::metrics_names as m;
 use crate::store::WriteOp;
 
@@ -168,6 +168,7 @@ impl Room {
             secret,
             creator_faction,
             seq,
+            started_at: unix_now(),
         });
         if !matches!(write.await, Ok(Ok(()))) {
             self.current.rematch[player] = false;

@@ -56,6 +56,10 @@ impl Store for SwitchableStore {
     fn load_game(&self, _code: &str, _game_no: u32) -> Result<Option<StoredGame>, StoreError> {
         Ok(None)
     }
+
+    fn game_numbers(&self, _code: &str) -> Result<Vec<u32>, StoreError> {
+        Ok(Vec::new())
+    }
 }
 
 /// A configuration whose data directory is never used (the store is in memory).

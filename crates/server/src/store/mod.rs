@@ -70,6 +70,8 @@ pub enum WriteOp {
         secret: GameSecret,
         creator_faction: Faction,
         seq: u32,
+        /// Seconds since 1970 (UTC).
+        started_at: i64,
     },
     /// An accepted action of game `game_no`, the room's update `seq`.
     AppendAction {
@@ -107,6 +109,9 @@ pub trait Store: Send + Sync + 'static {
     /// no such game. Blocking: call it off the async threads.
     fn load_game(&self, code: &str, game_no: u32) -> Result<Option<StoredGame>, StoreError>;
 
+    /// The numbers of room `code`'s games, oldest first (empty if there is no such room). Blocking.
+    fn game_numbers(&self, code: &str) -> Result<Vec<u32>, StoreError>;
+
     /// Stops taking writes and waits until what was queued is committed.
     fn close(&self) {}
 }
@@ -132,6 +137,8 @@ pub struct StoredGame {
     pub result: Option<GameResult>,
     /// Which players agreed to reveal the finished game in its replay.
     pub reveal: ByFaction<bool>,
+    /// Seconds since 1970 (UTC); `None` for games stored before dates were kept.
+    pub started_at: Option<i64>,
     pub actions: Vec<StoredAction>,
 }
 

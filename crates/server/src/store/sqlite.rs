@@ -61,8 +61,11 @@ ALTER TABLE games ADD COLUMN reveal_rebel INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE games ADD COLUMN reveal_imperial INTEGER NOT NULL DEFAULT 0;
 ";
 
+/// Version 4: when each game started (for the room's archive).
+const STARTED_AT: &str = "ALTER TABLE games ADD COLUMN started_at INTEGER;";
+
 fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(SCHEMA), M::up(SEED_KEYS), M::up(REVEAL)])
+    Migrations::new(vec![M::up(SCHEMA), M::up(SEED_KEYS), M::up(REVEAL), M::up(STARTED_AT)])
 }
 
 /// The stored columns of a game's secret: `(seed, seed_key, seed_salt)`.
@@ -189,6 +192,15 @@ impl Store for SqliteStore {
         load_game(&conn, code, Some(game_no))
     }
 
+    fn game_numbers(&self, code: &str) -> Result<Vec<u32>, StoreError> {
+        let conn = self.reader.lock().map_err(|_| StoreError::Closed)?;
+        let mut stmt = conn
+            .prepare_cached("SELECT game_no FROM games WHERE room_code = ?1 ORDER BY game_no")
+            .map_err(read_error)?;
+        let rows = stmt.query_map([code], |r| r.get::<_, u32>(0)).map_err(read_error)?;
+        rows.collect::<Result<Vec<u32>, _>>().map_err(read_error)
+    }
+
     /// Stops taking writes, commits what is queued and waits for the writer thread.
     fn close(&self) {
         if let Ok(mut jobs) = self.jobs.lock() {
@@ -274,12 +286,13 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
             secret,
             creator_faction,
             seq,
+            started_at,
         } => {
             let (seed, key, salt) = secret_columns(secret);
             conn.execute(
-                "INSERT INTO games (room_code, game_no, seed, seed_key, seed_salt, creator_faction, start_seq)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                params![code, game_no, seed, key, salt, faction_text(*creator_faction), seq],
+                "INSERT INTO games (room_code, game_no, seed, seed_key, seed_salt, creator_faction, start_seq, started_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![code, game_no, seed, key, salt, faction_text(*creator_faction), seq, started_at],
             )
         }
         WriteOp::AppendAction {
@@ -312,20 +325,25 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
 fn load_game(conn: &Connection, code: &str, game_no: Option<u32>) -> Result<Option<StoredGame>, StoreError> {
     let row = conn
         .query_row(
-            "SELECT game_no, seed, creator_faction, start_seq, result, seed_key, seed_salt, reveal_rebel, reveal_imperial
+            "SELECT game_no, seed, creator_faction, start_seq, result, seed_key, seed_salt, reveal_rebel, reveal_imperial,
+                    started_at
              FROM games WHERE room_code = ?1 AND (?2 IS NULL OR game_no = ?2) ORDER BY game_no DESC LIMIT 1",
             params![code, game_no],
             |r| {
                 Ok((
                     (r.get::<_, u32>(0)?, r.get::<_, i64>(1)?, r.get::<_, String>(2)?, r.get::<_, u32>(3)?),
                     (r.get::<_, Option<String>>(4)?, r.get::<_, Option<Vec<u8>>>(5)?, r.get::<_, Option<Vec<u8>>>(6)?),
-                    (r.get::<_, bool>(7)?, r.get::<_, bool>(8)?),
+                    (r.get::<_, bool>(7)?, r.get::<_, bool>(8)?, r.get::<_, Option<i64>>(9)?),
                 ))
             },
         )
         .optional()
         .map_err(read_error)?;
-    let Some(((game_no, seed, creator_faction, start_seq), (result, key, salt), (reveal_rebel, reveal_imperial))) = row
+    let Some((
+        (game_no, seed, creator_faction, start_seq),
+        (result, key, salt),
+        (reveal_rebel, reveal_imperial, started_at),
+    )) = row
     else {
         return Ok(None);
     };
@@ -338,6 +356,7 @@ fn load_game(conn: &Connection, code: &str, game_no: Option<u32>) -> Result<Opti
             .map(|r| from_json::<GameResult>(&r, || format!("room {code} game {game_no}: result")))
             .transpose()?,
         reveal: ByFaction::new(reveal_rebel, reveal_imperial),
+        started_at,
         actions: load_actions(conn, code, game_no)?,
     }))
 }

@@ -57,7 +57,9 @@ fn a_game_stored_before_seed_keys_keeps_its_64_bit_seed() {
     }
     let store = SqliteStore::open(&dir.0).expect("opens and migrates");
     let room = store.load_room("OLDROOM234").expect("loads").expect("the room");
-    assert_eq!(room.game.expect("its game").secret, GameSecret::Legacy(42));
+    let game = room.game.expect("its game");
+    assert_eq!(game.secret, GameSecret::Legacy(42));
+    assert_eq!(game.started_at, None, "no date was kept then");
     store.close();
 }
 
@@ -82,11 +84,15 @@ fn a_keyed_game_keeps_its_key_and_salt() {
         secret,
         creator_faction: evr_rules::Faction::Rebel,
         seq: 0,
+        started_at: 1_790_000_000,
     });
     room.blocking_recv().expect("answered").expect("stored");
     game.blocking_recv().expect("answered").expect("stored");
     let loaded = store.load_room("KEYROOM234").expect("loads").expect("the room");
-    assert_eq!(loaded.game.expect("its game").secret, secret);
+    let game = loaded.game.expect("its game");
+    assert_eq!(game.secret, secret);
+    assert_eq!(game.started_at, Some(1_790_000_000));
+    assert_eq!(store.game_numbers("KEYROOM234").expect("listed"), vec![1]);
     store.close();
 }
 

@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
-use evr_protocol::{ClientMsg, ErrorCode, replay_path};
+use evr_protocol::{ClientMsg, ErrorCode, GameArchive, games_path, replay_path};
 use evr_replay::{Replay, verify};
 use evr_rules::Mode;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -31,6 +31,12 @@ async fn get_gzip(addr: SocketAddr, path: &str) -> Result<(u16, String, Vec<u8>)
     Ok((status, head.to_ascii_lowercase(), buf[at + 4..].to_vec()))
 }
 
+async fn archive(addr: SocketAddr, code: &str) -> Result<GameArchive> {
+    support::get::<GameArchive>(addr, &games_path(code))
+        .await?
+        .map_err(|(status, body)| anyhow!("archive refused: {status} {body:?}"))
+}
+
 async fn refused(addr: SocketAddr, path: &str) -> Result<(u16, ErrorCode)> {
     match support::get::<Replay>(addr, path).await? {
         Ok(_) => bail!("{path} was served"),
@@ -48,7 +54,15 @@ async fn a_replay_is_served_only_when_the_game_is_over_and_both_players_revealed
     let (mut b, wb) = Client::hello(addr, &seats.code, Some(&seats.guest_token), None).await?;
     let path = replay_path(&seats.code, 1);
 
-    // being played: no replay, and nothing to reveal yet
+    // being played: the archive says only that; no replay, and nothing to reveal yet
+    let during = archive(addr, &seats.code).await?;
+    assert_eq!(during.games.len(), 1);
+    let g = &during.games[0];
+    assert!(g.number == 1 && !g.over && g.outcome.is_none() && !g.replay_available && g.started_at.is_some());
+    assert_eq!(
+        refused(addr, &games_path("ZZZZZZZZ")).await?,
+        (404, ErrorCode::RoomNotFound)
+    );
     assert_eq!(refused(addr, &path).await?, (409, ErrorCode::GameNotOver));
     a.send(&ClientMsg::RevealReplay).await?;
     assert_eq!(a.recv_error().await?, ErrorCode::GameNotOver);
@@ -69,6 +83,8 @@ async fn a_replay_is_served_only_when_the_game_is_over_and_both_players_revealed
         assert_eq!(over.reveal_agreed, [false, false]);
     }
     assert_eq!(refused(addr, &path).await?, (403, ErrorCode::ReplayNotRevealed));
+    let after = archive(addr, &seats.code).await?;
+    assert!(after.games[0].over && after.games[0].outcome == end[0].outcome && !after.games[0].replay_available);
 
     // a spectator has nothing to reveal; one player is not enough
     spectator.send(&ClientMsg::RevealReplay).await?;
@@ -115,6 +131,24 @@ async fn a_replay_is_served_only_when_the_game_is_over_and_both_players_revealed
         body.len() < 30 * 1024,
         "a game's replay is under 30 KB gzipped ({} bytes)",
         body.len()
+    );
+
+    // a rematch keeps the archive: game 1 and its replay stay, game 2 is being played
+    a.send(&ClientMsg::Rematch).await?;
+    b.recv_room().await?;
+    b.send(&ClientMsg::Rematch).await?;
+    a.recv_welcome().await?;
+    let kept = archive(addr, &seats.code).await?;
+    assert_eq!(kept.games.iter().map(|g| g.number).collect::<Vec<_>>(), vec![1, 2]);
+    assert!(kept.games[0].replay_available && kept.games[0].outcome == end[0].outcome);
+    assert!(!kept.games[1].over && !kept.games[1].replay_available);
+    assert!(
+        support::get::<Replay>(addr, &path).await?.is_ok(),
+        "game 1's replay is still served"
+    );
+    assert_eq!(
+        refused(addr, &replay_path(&seats.code, 2)).await?,
+        (409, ErrorCode::GameNotOver)
     );
     server.stop().await
 }
