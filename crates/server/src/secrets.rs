@@ -54,7 +54,8 @@ pub fn new_token() -> Result<String, std::io::Error> {
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
-/// A 64-bit game seed from the operating system.
+/// 64 random bits from the operating system: the computer opponent's own randomness and a random
+/// side. (A game's shuffles come from a 256-bit key: `crate::fairness`.)
 pub fn new_seed() -> Result<i64, std::io::Error> {
     Ok(i64::from_le_bytes(random_bytes::<8>()?))
 }

@@ -45,7 +45,6 @@ export const en = {
   "common.copied": "Copied",
   "common.close": "Close",
   "common.confirm": "Confirm",
-  "common.you": "You",
   "common.opponent": "Opponent",
   "common.onlyYou": "only you see this",
   "common.none": "none",

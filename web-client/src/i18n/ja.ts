@@ -47,7 +47,6 @@ export const ja: Messages = {
   "common.copied": "コピーしました",
   "common.close": "閉じる",
   "common.confirm": "決定",
-  "common.you": "あなた",
   "common.opponent": "相手",
   "common.onlyYou": "あなただけに見えています",
   "common.none": "なし",

@@ -47,7 +47,6 @@ export const zhHant: Messages = {
   "common.copied": "已複製",
   "common.close": "關閉",
   "common.confirm": "確認",
-  "common.you": "你",
   "common.opponent": "對手",
   "common.onlyYou": "只有你看得到",
   "common.none": "無",
