@@ -11,4 +11,10 @@ export type RoomOptions = { side: SideChoice, mode: Mode, spectators: SpectatorP
 /**
  * Who takes the other seat; absent means a friend.
  */
-opponent?: Opponent, };
+opponent?: Opponent, 
+/**
+ * Every game of the room is revealed in full when it ends: its replay file (every secret
+ * choice) can be downloaded at once, as if both players had agreed (`reveal_replay`). Whoever
+ * joins sees it before taking the seat. Absent means no.
+ */
+reveal_at_end?: boolean, };

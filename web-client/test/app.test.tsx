@@ -178,3 +178,33 @@ describe("Entering a room by its code", () => {
     expect(localStorage.getItem("evr.token.KJCHM97E")).toBe("creator-token");
   });
 });
+
+describe("Creating a room", () => {
+  /** Submits the landing's create form with the reveal box as given; returns the POSTed body. */
+  async function create(reveal: boolean): Promise<unknown> {
+    let body: unknown = null;
+    globalThis.fetch = (async (_input: string, init?: { body?: string }) => {
+      body = JSON.parse(init?.body ?? "null");
+      return {
+        ok: true,
+        status: 201,
+        json: async () => ({ code: "KJCHM97E", seat: "rebel", token: "t", invite_url: null, watch_url: null }),
+      } as unknown as Response;
+    }) as typeof fetch;
+    await mountAt("/");
+    const box = root.querySelector('input[name="reveal_at_end"]') as HTMLInputElement;
+    expect(box.checked).toBe(false);
+    if (reveal) act(() => box.click());
+    const form = box.closest("form") as HTMLFormElement;
+    await act(async () => {
+      form.dispatchEvent(new Event("submit", { bubbles: true, cancelable: true }));
+      await new Promise((r) => setTimeout(r, 0));
+    });
+    return body;
+  }
+
+  it("asks to reveal every game at its end only when the box is ticked", async () => {
+    expect(await create(true)).toMatchObject({ reveal_at_end: true });
+    expect(await create(false)).not.toHaveProperty("reveal_at_end");
+  });
+});

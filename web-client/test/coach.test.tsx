@@ -3,16 +3,18 @@
 // that applies, in the three languages; nothing of it shows in a full game.
 import { render } from "preact";
 import { act } from "preact/test-utils";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type Lang, setLanguage } from "../src/i18n";
 import type { View } from "../src/net/protocol";
 import { GameStore } from "../src/state/store";
 import { GameOver } from "../src/ui/GameOver";
 import { Table } from "../src/ui/Table";
 import { mountPoint } from "./dom";
-import { makeView, welcome } from "./fakes";
+import { makeView, noGamesFetch, welcome } from "./fakes";
 
 const root = mountPoint();
+beforeEach(() => vi.stubGlobal("fetch", noGamesFetch));
+afterEach(() => vi.unstubAllGlobals());
 
 const ESCAPE = {
   event: "Escape From Tatooine" as const,

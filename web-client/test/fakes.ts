@@ -185,3 +185,12 @@ export function welcome(
     missed,
   };
 }
+
+/** A fetch that answers every request with a room that has no finished game (`GET /api/rooms/{code}/games`):
+ *  for component tests that render the game-over screen, which lists the room's games. */
+export async function noGamesFetch(): Promise<Response> {
+  return new Response(JSON.stringify({ code: ROOM.code, games: [] }), {
+    status: 200,
+    headers: { "content-type": "application/json" },
+  });
+}

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { render } from "preact";
 import { act } from "preact/test-utils";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { setLanguage } from "../src/i18n";
 import type { Action, RoundResult, View } from "../src/net/protocol";
 import { GameStore } from "../src/state/store";
@@ -14,17 +14,19 @@ import { Lobby } from "../src/ui/Lobby";
 import { PendingPanel } from "../src/ui/PendingPanel";
 import { Planning } from "../src/ui/Planning";
 import { Table } from "../src/ui/Table";
-import { makeView, ROOM, welcome } from "./fakes";
+import { makeView, noGamesFetch, ROOM, welcome } from "./fakes";
 
 let root: HTMLElement;
 beforeEach(() => {
   root = document.createElement("div");
   document.body.appendChild(root);
   setLanguage("en");
+  vi.stubGlobal("fetch", noGamesFetch);
 });
 afterEach(() => {
   render(null, root);
   root.remove();
+  vi.unstubAllGlobals();
 });
 
 function storeWith(view: View): GameStore {

@@ -69,6 +69,7 @@ pub async fn play(
         mode: args.mode,
         spectators: SpectatorPolicy::AnyoneWithLink,
         opponent: None,
+        reveal_at_end: false,
     };
     let created = http::create_room(addr, &options).await.context("create room")?;
     let invite = created

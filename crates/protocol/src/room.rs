@@ -57,6 +57,12 @@ pub struct RoomOptions {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub opponent: Option<Opponent>,
+    /// Every game of the room is revealed in full when it ends: its replay file (every secret
+    /// choice) can be downloaded at once, as if both players had agreed (`reveal_replay`). The room's
+    /// pages say so before anyone makes a secret choice. Absent means no.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(feature = "ts", ts(optional, as = "Option<bool>"))]
+    pub reveal_at_end: bool,
 }
 
 /// What a connection is in a room.

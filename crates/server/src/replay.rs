@@ -108,7 +108,7 @@ pub async fn archive(State(app): State<Arc<App>>, Path(typed): Path<String>) -> 
     };
     let games = games
         .iter()
-        .map(|g| summary(&code, options.mode, g))
+        .map(|g| summary(&code, &options, g))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Json(GameArchive { code, games }))
 }
@@ -133,9 +133,15 @@ fn rules_outcome(code: &str, mode: Mode, game: &StoredGame) -> Result<Option<Out
     Ok(engine.view(Viewer::Spectator).outcome)
 }
 
+/// Whether both players agreed to reveal `game`: each by `reveal_replay`, or all at once by joining
+/// a room created to reveal every game at its end.
+fn revealed(options: &RoomOptions, game: &StoredGame) -> bool {
+    options.reveal_at_end || (game.reveal.rebel && game.reveal.imperial)
+}
+
 /// One line of the archive.
-fn summary(code: &str, mode: Mode, game: &StoredGame) -> Result<GameSummary, ApiError> {
-    let outcome = rules_outcome(code, mode, game)?;
+fn summary(code: &str, options: &RoomOptions, game: &StoredGame) -> Result<GameSummary, ApiError> {
+    let outcome = rules_outcome(code, options.mode, game)?;
     let forfeit_winner = game.result.and_then(|r| r.forfeit_winner);
     let over = outcome.is_some() || forfeit_winner.is_some();
     Ok(GameSummary {
@@ -144,10 +150,7 @@ fn summary(code: &str, mode: Mode, game: &StoredGame) -> Result<GameSummary, Api
         over,
         outcome,
         forfeit_winner,
-        replay_available: over
-            && matches!(game.secret, GameSecret::Committed { .. })
-            && game.reveal.rebel
-            && game.reveal.imperial,
+        replay_available: over && matches!(game.secret, GameSecret::Committed { .. }) && revealed(options, game),
     })
 }
 
@@ -167,7 +170,7 @@ fn build(code: &str, options: &RoomOptions, game: StoredGame) -> Result<Replay, 
             "this game is being played: watch it live; its replay comes when it is over",
         ));
     }
-    if !(game.reveal.rebel && game.reveal.imperial) {
+    if !revealed(options, &game) {
         return Err(ApiError::new(
             ErrorCode::ReplayNotRevealed,
             "the replay shows everything: both players must agree to reveal it",

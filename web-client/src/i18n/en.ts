@@ -295,6 +295,8 @@ export const en = {
   "archive.replay": "Replay",
   "archive.download": "Download",
   "archive.notRevealed": "not revealed",
+  "landing.revealAtEnd": "Reveal each game in full when it ends (its replay shows both sides' secret choices)",
+  "room.revealsAtEnd": "This room reveals each game in full when it ends: its replay shows both sides' secret choices.",
 } as const;
 
 export type MessageKey = keyof typeof en;

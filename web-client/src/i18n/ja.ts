@@ -299,4 +299,6 @@ export const ja: Messages = {
   "archive.replay": "リプレイ",
   "archive.download": "ダウンロード",
   "archive.notRevealed": "未公開",
+  "landing.revealAtEnd": "各ゲームの終了時にすべてを公開する（リプレイで両陣営の秘密の選択が見えます）",
+  "room.revealsAtEnd": "このルームでは各ゲームの終了時にすべてが公開されます。リプレイで両陣営の秘密の選択が見えます。",
 };

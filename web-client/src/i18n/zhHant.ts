@@ -295,4 +295,6 @@ export const zhHant: Messages = {
   "archive.replay": "重播",
   "archive.download": "下載",
   "archive.notRevealed": "未公開",
+  "landing.revealAtEnd": "每局結束時完整公開（重播會顯示雙方的秘密選擇）",
+  "room.revealsAtEnd": "這個房間在每局結束時完整公開：重播會顯示雙方的秘密選擇。",
 };

@@ -50,6 +50,7 @@ export function CharacterChoice({ store }: { store: GameStore }) {
         {t("chars.youPlay", { side: sideName(me), game: store.room.value?.game_number ?? 1 })}
       </p>
       <p>{t("chars.help")}</p>
+      {store.room.value?.options.reveal_at_end && <p class="notice">{t("room.revealsAtEnd")}</p>}
       <p class="muted">{opp.characters_chosen ? t("chars.opponentDone") : t("chars.opponentChoosing")}</p>
       {locked ? (
         <>

@@ -19,6 +19,7 @@ export function Landing() {
   const [mode, setMode] = useState<Mode>("full");
   const [spectators, setSpectators] = useState<SpectatorPolicy>("anyone_with_link");
   const [opponent, setOpponent] = useState<OpponentChoice>("friend");
+  const [revealAtEnd, setRevealAtEnd] = useState(false);
   const [code, setCode] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -32,7 +33,13 @@ export function Landing() {
     setBusy(true);
     setError(null);
     try {
-      const room = await api.createRoom({ side, mode, spectators, opponent: opponentOption(opponent) });
+      const room = await api.createRoom({
+        side,
+        mode,
+        spectators,
+        opponent: opponentOption(opponent),
+        ...(revealAtEnd ? { reveal_at_end: true } : {}),
+      });
       tokens.setToken(room.code, room.token);
       if (room.invite_url) tokens.setInvite(room.code, room.invite_url);
       navigate(`/r/${room.code}`);
@@ -119,6 +126,15 @@ export function Landing() {
           onChange={setSpectators}
           options={(["anyone_with_link", "off"] as const).map((v) => [v, t(`spectators.${v}`)])}
         />
+        <label class="choice">
+          <input
+            type="checkbox"
+            name="reveal_at_end"
+            checked={revealAtEnd}
+            onChange={(e) => setRevealAtEnd((e.currentTarget as HTMLInputElement).checked)}
+          />
+          {t("landing.revealAtEnd")}
+        </label>
         <button class="primary" type="submit" disabled={busy}>
           {busy ? t("landing.creating") : t("landing.createButton")}
         </button>

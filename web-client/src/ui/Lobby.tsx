@@ -41,6 +41,7 @@ export function Lobby({ code, store }: { code: string; store: GameStore }) {
           </figure>
         )}
       </div>
+      {store.room.value?.options.reveal_at_end && <p class="notice">{t("room.revealsAtEnd")}</p>}
       <SeatList store={store} />
       <p>{t("header.spectators", { n: presence.spectators })}</p>
     </section>

@@ -36,7 +36,12 @@ impl Room {
             rematch_requested: ByFaction::from_fn(|f| self.current.rematch[self.current.seat_of(f)]),
             forfeit_winner: self.current.forfeit_winner,
             fairness: self.current.secret.public(self.current.is_over()),
-            reveal_agreed: self.current.reveal,
+            // a room created with "reveal at the end" agreed for both when the guest joined it
+            reveal_agreed: if self.options.reveal_at_end {
+                ByFaction::splat(true)
+            } else {
+                self.current.reveal
+            },
         }
     }
 

@@ -22,8 +22,8 @@ impl Room {
             );
         }
         let faction = self.current.faction_of(seat);
-        if self.current.reveal[faction] {
-            return; // agreed already: nothing changes
+        if self.current.reveal[faction] || self.options.reveal_at_end {
+            return; // agreed already (or the room reveals every game): nothing changes
         }
         let write = self.store.submit(WriteOp::AgreeToReveal {
             code: self.code.clone(),

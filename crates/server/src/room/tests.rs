@@ -109,6 +109,7 @@ impl Fixture {
             mode: Mode::Full,
             spectators: SpectatorPolicy::AnyoneWithLink,
             opponent: None,
+            reveal_at_end: false,
         };
         let room = Room::create(
             "ROOMCODE00".into(),
@@ -286,6 +287,7 @@ async fn a_refused_join_write_leaves_the_seat_free_and_tells_nobody() {
             mode: Mode::Full,
             spectators: SpectatorPolicy::AnyoneWithLink,
             opponent: None,
+            reveal_at_end: false,
         },
         Faction::Imperial,
         INVITE,

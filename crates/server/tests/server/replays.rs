@@ -152,3 +152,40 @@ async fn a_replay_is_served_only_when_the_game_is_over_and_both_players_revealed
     );
     server.stop().await
 }
+
+#[tokio::test]
+async fn a_room_created_to_reveal_at_the_end_serves_each_replay_without_asking() -> Result<()> {
+    let server = support::start("reveal-at-end").await?;
+    let addr = server.addr;
+    let options = evr_protocol::RoomOptions {
+        reveal_at_end: true,
+        ..support::options(Mode::Tutorial)
+    };
+    let created = support::create_room(addr, &options).await?;
+    let joined = support::join_room(addr, &created.code, Some(&support::invite_secret(&created)?))
+        .await?
+        .map_err(|(status, e)| anyhow!("join: {status} {e:?}"))?;
+    let (mut a, wa) = Client::hello(addr, &created.code, Some(&created.token), None).await?;
+    let (mut b, wb) = Client::hello(addr, &created.code, Some(&joined.token), None).await?;
+    assert_eq!(
+        wb.room.reveal_agreed,
+        [true, true],
+        "the guest joined a room that says so"
+    );
+    assert!(wb.room.options.reveal_at_end);
+    let path = replay_path(&created.code, 1);
+    assert_eq!(
+        refused(addr, &path).await?,
+        (409, ErrorCode::GameNotOver),
+        "still nothing during the game"
+    );
+
+    let (_, end) = support::play_random(&mut a, &mut b, &wa, &wb, 5000, 91).await?;
+    assert!(end[0].outcome.is_some());
+    let file = support::get::<Replay>(addr, &path)
+        .await?
+        .map_err(|(status, body)| anyhow!("not served: {status} {body:?}"))?;
+    verify(&file).map_err(|e| anyhow!("does not verify: {e}"))?;
+    assert!(archive(addr, &created.code).await?.games[0].replay_available);
+    server.stop().await
+}

@@ -151,6 +151,7 @@ pub fn options(mode: Mode) -> RoomOptions {
         mode,
         spectators: SpectatorPolicy::AnyoneWithLink,
         opponent: None,
+        reveal_at_end: false,
     }
 }
 
