@@ -14,7 +14,7 @@ export type RoomOptions = { side: SideChoice, mode: Mode, spectators: SpectatorP
 opponent?: Opponent, 
 /**
  * Every game of the room is revealed in full when it ends: its replay file (every secret
- * choice) can be downloaded at once, as if both players had agreed (`reveal_replay`). Whoever
- * joins sees it before taking the seat. Absent means no.
+ * choice) can be downloaded at once, as if both players had agreed (`reveal_replay`). The room's
+ * pages say so before anyone makes a secret choice. Absent means no.
  */
 reveal_at_end?: boolean, };
