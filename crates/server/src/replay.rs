@@ -23,38 +23,17 @@ use crate::app::App;
 use crate::fairness::{self, GameSecret};
 use crate::http::ApiError;
 use crate::secrets;
-use crate::store::StoredGame;
+use crate::store::{Store, StoreError, StoredGame};
 
 pub async fn replay(
     State(app): State<Arc<App>>,
     Path((typed, game_no)): Path<(String, u32)>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let no_room = || ApiError::new(ErrorCode::RoomNotFound, "no such room");
-    let code = secrets::canonical_room_code(&typed).ok_or_else(no_room)?;
-    let store = app.store.clone();
-    let lookup = code.clone();
-    let loaded = tokio::task::spawn_blocking(move || {
-        let room = store.load_room(&lookup)?;
-        let game = match &room {
-            Some(_) => store.load_game(&lookup, game_no)?,
-            None => None,
-        };
-        Ok::<_, crate::store::StoreError>(room.map(|r| (r.options, game)))
+    let (code, options, game) = load(&app, &typed, "a replay", move |store, code| {
+        store.load_game(code, game_no)
     })
-    .await;
-    let (options, game) = match loaded {
-        Ok(Ok(Some(found))) => found,
-        Ok(Ok(None)) => return Err(no_room()),
-        Ok(Err(e)) => {
-            tracing::error!(room = %code, error = %e, "cannot load a replay");
-            return Err(ApiError::new(ErrorCode::StorageFailed, "cannot load the game"));
-        }
-        Err(e) => {
-            tracing::error!(room = %code, error = %e, "replay loader stopped");
-            return Err(ApiError::new(ErrorCode::StorageFailed, "cannot load the game"));
-        }
-    };
+    .await?;
     let game =
         game.ok_or_else(|| ApiError::new(ErrorCode::GameNotFound, format!("room {code} has no game {game_no}")))?;
     let file = build(&code, &options, game)?;
@@ -79,38 +58,50 @@ pub async fn replay(
 
 /// `GET /api/rooms/{code}/games`: the room's games, oldest first.
 pub async fn archive(State(app): State<Arc<App>>, Path(typed): Path<String>) -> Result<Json<GameArchive>, ApiError> {
-    let no_room = || ApiError::new(ErrorCode::RoomNotFound, "no such room");
-    let code = secrets::canonical_room_code(&typed).ok_or_else(no_room)?;
-    let store = app.store.clone();
-    let lookup = code.clone();
-    let loaded = tokio::task::spawn_blocking(move || {
-        let Some(room) = store.load_room(&lookup)? else {
-            return Ok(None);
-        };
+    let (code, options, games) = load(&app, &typed, "the archive", |store, code| {
         let mut games = Vec::new();
-        for n in store.game_numbers(&lookup)? {
-            games.extend(store.load_game(&lookup, n)?);
+        for n in store.game_numbers(code)? {
+            games.extend(store.load_game(code, n)?);
         }
-        Ok::<_, crate::store::StoreError>(Some((room.options, games)))
+        Ok(games)
     })
-    .await;
-    let (options, games) = match loaded {
-        Ok(Ok(Some(found))) => found,
-        Ok(Ok(None)) => return Err(no_room()),
-        Ok(Err(e)) => {
-            tracing::error!(room = %code, error = %e, "cannot load the archive");
-            return Err(ApiError::new(ErrorCode::StorageFailed, "cannot load the games"));
-        }
-        Err(e) => {
-            tracing::error!(room = %code, error = %e, "archive loader stopped");
-            return Err(ApiError::new(ErrorCode::StorageFailed, "cannot load the games"));
-        }
-    };
+    .await?;
     let games = games
         .iter()
         .map(|g| summary(&code, &options, g))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Json(GameArchive { code, games }))
+}
+
+/// Room `typed`'s code and options and what `read` takes from the store for it, read off the async
+/// threads; `room_not_found` for a room that does not exist, `storage_failed` (logged) if the store fails.
+async fn load<T: Send + 'static>(
+    app: &App,
+    typed: &str,
+    what: &'static str,
+    read: impl FnOnce(&dyn Store, &str) -> Result<T, StoreError> + Send + 'static,
+) -> Result<(String, RoomOptions, T), ApiError> {
+    let no_room = || ApiError::new(ErrorCode::RoomNotFound, "no such room");
+    let code = secrets::canonical_room_code(typed).ok_or_else(no_room)?;
+    let store = app.store.clone();
+    let lookup = code.clone();
+    let loaded = tokio::task::spawn_blocking(move || match store.load_room(&lookup)? {
+        Some(room) => Ok(Some((room.options, read(store.as_ref(), &lookup)?))),
+        None => Ok::<_, StoreError>(None),
+    })
+    .await;
+    match loaded {
+        Ok(Ok(Some((options, found)))) => Ok((code, options, found)),
+        Ok(Ok(None)) => Err(no_room()),
+        Ok(Err(e)) => {
+            tracing::error!(room = %code, error = %e, what, "cannot load from the store");
+            Err(ApiError::new(ErrorCode::StorageFailed, "cannot load the room's games"))
+        }
+        Err(e) => {
+            tracing::error!(room = %code, error = %e, what, "the store reader stopped");
+            Err(ApiError::new(ErrorCode::StorageFailed, "cannot load the room's games"))
+        }
+    }
 }
 
 fn gzip(bytes: &[u8]) -> Option<Vec<u8>> {
