@@ -25,6 +25,10 @@ deck_top: Card | null,
  */
 deck_contents: CardMask | null, 
 /**
+ * The deck in order, top first: only [`Viewer::Omniscient`] (a revealed replay) sees it.
+ */
+deck_order?: Array<Card>, 
+/**
  * Oldest first; the last card is on top.
  */
 discard_pile: Array<Card>, reserve_size: number, 

@@ -4,4 +4,4 @@ import type { Faction } from "./Faction";
 /**
  * Who a view or a log entry is built for.
  */
-export type Viewer = { "seat": Faction } | "spectator";
+export type Viewer = { "seat": Faction } | "spectator" | "omniscient";

@@ -2,7 +2,7 @@
 //!
 //! The one definition of everything that crosses the network: WebSocket messages both ways
 //! ([`ClientMsg`], [`ServerMsg`]), HTTP bodies ([`CreatedRoom`], [`JoinRequest`], [`JoinedRoom`],
-//! [`ApiErrorBody`]), error codes with their HTTP status and whether they are fatal ([`ErrorCode`]),
+//! [`GameArchive`], [`ReplaySteps`], [`ApiErrorBody`]), error codes with their HTTP status and whether they are fatal ([`ErrorCode`]),
 //! and the limits. Every type serializes and deserializes, so the server, the bot client, the load
 //! generator and the tests all speak through these types; the browser's TypeScript types are
 //! generated from them into `proto/ts` (a drift test fails when they differ).
@@ -28,6 +28,7 @@ mod client;
 mod error_code;
 mod http;
 mod presence;
+mod replay_steps;
 mod room;
 mod server;
 #[cfg(feature = "ts")]
@@ -40,6 +41,7 @@ pub use http::{
     games_path, join_room_path, replay_path, room_path, websocket_path,
 };
 pub use presence::{Presence, SeatPresence};
+pub use replay_steps::{ReplayEyes, ReplayStep, ReplaySteps, replay_steps_path};
 pub use room::{ComputerLevel, Fairness, Opponent, Role, RoomInfo, RoomOptions, SideChoice, SpectatorPolicy};
 pub use server::ServerMsg;
 

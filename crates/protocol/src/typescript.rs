@@ -9,7 +9,7 @@ use ts_rs::{Config, TS};
 
 use crate::{
     ApiErrorBody, ClientMsg, CreatedRoom, ErrorCode, GameArchive, JoinRequest, JoinedRoom, MAX_ACTION_ID_LEN,
-    MAX_FRAME_BYTES, PROTOCOL_VERSION, RoomOptions, RoomStatus, ServerMsg,
+    MAX_FRAME_BYTES, PROTOCOL_VERSION, ReplayEyes, ReplaySteps, RoomOptions, RoomStatus, ServerMsg,
 };
 
 const NOTE: &str =
@@ -26,6 +26,8 @@ pub fn export(dir: &Path) -> Result<(), String> {
     JoinRequest::export_all(&cfg).map_err(e)?;
     RoomStatus::export_all(&cfg).map_err(e)?;
     GameArchive::export_all(&cfg).map_err(e)?;
+    ReplaySteps::export_all(&cfg).map_err(e)?;
+    ReplayEyes::export_all(&cfg).map_err(e)?;
     JoinedRoom::export_all(&cfg).map_err(e)?;
     ApiErrorBody::export_all(&cfg).map_err(e)?;
     for (name, text) in [("errorCodes.ts", error_table()), ("constants.ts", constants())] {

@@ -48,9 +48,13 @@ pub enum Viewer {
     Seat(Faction),
     /// Anyone watching: public information only.
     Spectator,
+    /// Everything: every secret of both sides, the decks' and the event deck's order. Never a
+    /// live viewer: only the replay of a finished game both players agreed to reveal uses it.
+    Omniscient,
 }
 
 impl Viewer {
+    /// The viewers of live play (not [`Viewer::Omniscient`]).
     pub const ALL: [Viewer; 3] = [
         Viewer::Seat(Faction::Rebel),
         Viewer::Seat(Faction::Imperial),
@@ -60,8 +64,13 @@ impl Viewer {
     pub fn seat(self) -> Option<Faction> {
         match self {
             Viewer::Seat(f) => Some(f),
-            Viewer::Spectator => None,
+            Viewer::Spectator | Viewer::Omniscient => None,
         }
+    }
+
+    /// Whether this viewer sees faction `f`'s own secrets (characters, deck contents, options).
+    pub fn sees_secrets_of(self, f: Faction) -> bool {
+        self == Viewer::Seat(f) || self == Viewer::Omniscient
     }
 }
 
@@ -78,6 +87,8 @@ impl Audience {
             Viewer::Seat(Faction::Rebel) => 1,
             Viewer::Seat(Faction::Imperial) => 2,
             Viewer::Spectator => 4,
+            // knows everything: `contains` answers for it without a bit
+            Viewer::Omniscient => 0,
         }
     }
 
@@ -95,6 +106,6 @@ impl Audience {
     }
 
     pub fn contains(self, viewer: Viewer) -> bool {
-        self.0 & Self::bit(viewer) != 0
+        viewer == Viewer::Omniscient || self.0 & Self::bit(viewer) != 0
     }
 }

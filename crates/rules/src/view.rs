@@ -160,6 +160,10 @@ pub struct PlayerView {
     pub deck_top: Option<Card>,
     /// The deck's contents in card order (never its order): only its owner sees them.
     pub deck_contents: Option<CardMask>,
+    /// The deck in order, top first: only [`Viewer::Omniscient`] (a revealed replay) sees it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub deck_order: Option<Vec<Card>>,
     /// Oldest first; the last card is on top.
     pub discard_pile: Vec<Card>,
     pub reserve_size: u32,
@@ -236,6 +240,16 @@ pub struct View {
     pub log: Vec<LogEntry>,
 }
 
+impl View {
+    /// Faction `f` as the viewer knows it.
+    pub fn player(&self, f: Faction) -> &PlayerView {
+        match f {
+            Faction::Rebel => &self.rebel,
+            Faction::Imperial => &self.imperial,
+        }
+    }
+}
+
 impl Game {
     /// The view of `viewer`.
     pub fn view(&self, viewer: Viewer) -> View {
@@ -246,7 +260,11 @@ impl Game {
             Phase::Dominance => PhaseName::Dominance,
             Phase::GameOver => PhaseName::GameOver,
         };
-        let known_events = viewer.seat().map_or(0, |s| self.events_known[s]);
+        let known_events = match viewer {
+            Viewer::Seat(s) => self.events_known[s],
+            Viewer::Spectator => 0,
+            Viewer::Omniscient => self.event_deck.len(),
+        };
         View {
             viewer,
             mode: self.mode,
@@ -285,7 +303,7 @@ impl Game {
 
     fn player_view(&self, f: Faction, viewer: Viewer) -> PlayerView {
         let p = self.p(f);
-        let own = viewer == Viewer::Seat(f);
+        let own = viewer.sees_secrets_of(f);
         let strategy_known = p.chosen_known.contains(viewer);
         let strategy = match p.chosen {
             None => StrategySlot::None,
@@ -316,6 +334,7 @@ impl Game {
                 None
             },
             deck_contents: own.then(|| self.deck_mask(f)),
+            deck_order: (viewer == Viewer::Omniscient).then(|| p.deck.iter().rev().copied().collect()),
             discard_pile: p.discard.clone(),
             reserve_size: p.reserve.len() as u32,
             reserve_known: if own {
@@ -338,7 +357,7 @@ impl Game {
 impl Game {
     fn pending_view(&self, viewer: Viewer) -> Option<PendingView> {
         let p = self.pending.as_ref()?;
-        let own = viewer == Viewer::Seat(p.owner);
+        let own = viewer.sees_secrets_of(p.owner);
         let me = p.owner;
         let (seen_cards, seen_events) = if own {
             let refs = |f: Faction, cards: &mut dyn Iterator<Item = Card>| -> Option<Vec<CardRef>> {

@@ -84,6 +84,7 @@ pub async fn run(listener: TcpListener, config: Config, shutdown: CancellationTo
         .route("/api/rooms/{code}/join", post(http::join_room))
         .route("/api/rooms/{code}/games", get(replay::archive))
         .route("/api/rooms/{code}/games/{game}/replay", get(replay::replay))
+        .route("/api/rooms/{code}/games/{game}/steps", get(replay::steps))
         .route("/ws/{code}", get(ws::upgrade))
         .route("/healthz", get(http::healthz))
         .route("/readyz", get(http::readyz))

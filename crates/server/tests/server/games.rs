@@ -151,6 +151,7 @@ fn check_frames(client: &Client, viewer: Viewer, oracle: &BTreeMap<u64, [Value; 
         Viewer::Seat(Faction::Rebel) => 0,
         Viewer::Seat(Faction::Imperial) => 1,
         Viewer::Spectator => 2,
+        Viewer::Omniscient => bail!("live play has no omniscient viewer"),
     };
     let mut last_update: Option<u64> = None;
     for raw in &client.raw {

@@ -12,6 +12,7 @@ mod durability;
 mod games;
 mod hidden_info;
 mod memory;
+mod replay_steps;
 mod replays;
 mod resume;
 mod rooms;

@@ -1,0 +1,44 @@
+//! `GET /api/rooms/{code}/games`: the room's games, oldest first, each with its result replayed by
+//! the engine; a game being played says only that it is.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::{Path, State};
+use evr_protocol::{GameArchive, GameSummary, RoomOptions};
+
+use super::{is_over, load, revealed, rules_outcome};
+use crate::app::App;
+use crate::fairness::GameSecret;
+use crate::http::ApiError;
+use crate::store::StoredGame;
+
+pub async fn archive(State(app): State<Arc<App>>, Path(typed): Path<String>) -> Result<Json<GameArchive>, ApiError> {
+    let (room, games) = load(&app, &typed, "the archive", |store, code| {
+        let mut games = Vec::new();
+        for n in store.game_numbers(code)? {
+            games.extend(store.load_game(code, n)?);
+        }
+        Ok(games)
+    })
+    .await?;
+    let games = games
+        .iter()
+        .map(|g| summary(&room.code, &room.options, g))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Json(GameArchive { code: room.code, games }))
+}
+
+/// One line of the archive.
+fn summary(code: &str, options: &RoomOptions, game: &StoredGame) -> Result<GameSummary, ApiError> {
+    let outcome = rules_outcome(code, options.mode, game)?;
+    let over = is_over(outcome, game);
+    Ok(GameSummary {
+        number: game.game_no,
+        started_at: game.started_at,
+        over,
+        outcome,
+        forfeit_winner: game.result.and_then(|r| r.forfeit_winner),
+        replay_available: over && matches!(game.secret, GameSecret::Committed { .. }) && revealed(options, game),
+    })
+}
