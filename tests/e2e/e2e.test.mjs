@@ -1209,6 +1209,59 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     }
     log("fair shuffles: the seed and salt told at the end open the commitment on all three pages");
 
+    // ---- the replay page as a spectator, before anyone revealed the game: a new page in the
+    // spectator's browser follows the archive's link; at every step, stepped by the keyboard, its DOM
+    // names only characters that step's spectator view or the log so far names, and the replay names
+    // no character the live spectator was never shown
+    const replays = [];
+    const openReplay = async (ctx, name) => {
+      const R = track(await ctx.newPage(), name);
+      R.page.setDefaultTimeout(STEP_TIMEOUT_MS);
+      replays.push(R);
+      return R;
+    };
+    const stepsOf = (R, eyes) =>
+      R.page.waitForResponse((r) => r.url().includes("/games/1/steps") && r.url().includes(`eyes=${eyes}`) && r.ok()).then((r) => r.json());
+    const RS = await openReplay(ctxS, "spectator-replay");
+    await RS.page.goto(`/r/${code}/games`);
+    const spectatorSteps = stepsOf(RS, "spectator");
+    await RS.page.click(".archive-table a.watch-replay");
+    await RS.page.waitForURL(new RegExp(`/r/${code}/games/1$`));
+    const seen = await spectatorSteps;
+    assert.equal(seen.viewer, "spectator");
+    assert.equal(seen.your_faction, null, "the spectator's browser holds no seat token");
+    await RS.page.waitForSelector(".replay-controls");
+    assert.deepEqual(await RS.page.$$eval("input[name=replay-eyes]", (els) => els.map((e) => e.value)), ["spectator"], "a spectator is offered only the spectator's eyes before the reveal");
+    const liveNames = new Set(await S.page.evaluate(() => [...window.__evr.ever]));
+    const json = JSON.stringify(seen);
+    const replayNames = NAME_FORMS.filter(([c]) => json.includes(c)).map(([c]) => c);
+    assert.deepEqual(replayNames.filter((c) => !liveNames.has(c)), [], "the spectator's replay names no character the live spectator was never sent");
+    const neverPublic = [...A.chosen, ...B.chosen].filter((c) => !liveNames.has(c));
+    const replayLeaks = [];
+    const lastStep = seen.steps.length - 1;
+    for (let i = 0; i <= lastStep; i++) {
+      if (i > 0) await RS.page.keyboard.press("ArrowRight");
+      await RS.page.waitForFunction((n) => document.querySelector(".replay-slider")?.value === String(n), i);
+      const allowed = JSON.stringify(seen.steps[i].view) + JSON.stringify(seen.steps.slice(0, i + 1).map((s) => s.log));
+      const text = await RS.page.evaluate(() => {
+        const r = document.body.cloneNode(true);
+        // event effect paraphrases name characters ("Only Luke Skywalker and Darth Vader…"); an open card detail names its card
+        for (const el of r.querySelectorAll(".reference, p.effect, .card-detail, script")) el.remove();
+        return r.textContent ?? "";
+      });
+      for (const [c, forms] of NAME_FORMS) {
+        if (forms.some((f) => text.includes(f)) && !allowed.includes(c)) replayLeaks.push(`step ${i}: ${c}`);
+        if (neverPublic.includes(c) && forms.some((f) => text.includes(f))) replayLeaks.push(`step ${i}: ${c} was never public`);
+      }
+    }
+    assert.deepEqual(replayLeaks.slice(0, 10), [], "the spectator's replay page shows no hidden character at any step");
+    await RS.page.keyboard.press("Home");
+    await RS.page.waitForFunction(() => document.querySelector(".replay-slider")?.value === "0");
+    await RS.page.keyboard.press("End");
+    await RS.page.waitForFunction((n) => document.querySelector(".replay-slider")?.value === String(n), lastStep);
+    await shot(RS.page, "11-replay-spectator");
+    log(`replay as a spectator: ${seen.steps.length} steps stepped by keyboard, no hidden character in the DOM (${neverPublic.length} chosen characters never became public)`);
+
     // the replay: no file until both players agree to reveal it (the keyboard player by Tab + Enter,
     // the phone player by a tap); then every page offers it, and the file the rebel downloads
     // verifies with `evr verify` (commitment, every action through the engine, the result)
@@ -1236,6 +1289,45 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     assert.equal(verified.status, 0, `evr verify accepts the downloaded replay: ${verified.stdout}${verified.stderr}`);
     assert.match(verified.stdout, /^verified: /);
     log(`replay: revealed by both players, downloaded (${readFileSync(replayFile).length} bytes), ${verified.stdout.trim()}`);
+    // ---- revealed: the rebel's browser (it holds the seat token) offers its own seat and
+    // everything; the everything view shows both sides' chosen characters and both decks' order
+    const RA = await openReplay(ctxA, "rebel-replay");
+    await RA.page.goto(`/r/${code}`);
+    await RA.page.waitForSelector(".gameover a.watch-replay");
+    const firstSteps = stepsOf(RA, "spectator");
+    await RA.page.click(".gameover a.watch-replay");
+    const asRebel = await firstSteps;
+    assert.equal(asRebel.your_faction, "rebel", "the rebel's token is recognised");
+    assert.ok(asRebel.revealed, "both agreed");
+    await RA.page.waitForSelector(".replay-controls");
+    assert.deepEqual(await RA.page.$$eval("input[name=replay-eyes]", (els) => els.map((e) => e.value)), ["spectator", "seat", "everything"]);
+    const everything = stepsOf(RA, "everything");
+    await RA.page.check("input[name=replay-eyes][value=everything]");
+    const all = await everything;
+    assert.equal(all.viewer, "omniscient");
+    await RA.page.click(".replay-controls button:last-child");
+    await RA.page.waitForFunction((n) => document.querySelector(".replay-slider")?.value === String(n) && !!document.querySelector(".deck-order"), all.steps.length - 1);
+    const strips = await RA.page.$$eval(".strip", (els) => els.map((e) => e.textContent ?? ""));
+    for (const c of [...A.chosen, ...B.chosen]) assert.ok(strips.some((t) => t.includes(c)), `everything shows ${c}: ${strips.join(" | ")}`);
+    assert.equal(await RA.page.locator(".deck-order").count(), 2, "both decks' order is shown");
+    await shot(RA.page, "13-replay-everything");
+    // the phone player's browser (日本語, 375 px): its own seat's eyes, then 繁體中文
+    const RB = await openReplay(ctxB, "imperial-replay-phone");
+    const phoneSteps = stepsOf(RB, "spectator");
+    await RB.page.goto(`/r/${code}/games/1`);
+    assert.equal((await phoneSteps).your_faction, "imperial");
+    await RB.page.waitForSelector(".replay-controls");
+    const seatSteps = stepsOf(RB, "seat");
+    await RB.page.tap("input[name=replay-eyes][value=seat]");
+    assert.deepEqual((await seatSteps).viewer, { seat: "imperial" });
+    await RB.page.tap(".replay-controls button.primary");
+    await RB.page.waitForFunction(() => document.querySelector(".replay-slider")?.value === "1");
+    await shot(RB.page, "14-replay-seat-ja-phone");
+    await RB.page.selectOption("header.topbar select", "zh-Hant");
+    await RB.page.waitForFunction(() => document.querySelector(".replay-where")?.textContent?.includes("步"));
+    await shot(RB.page, "14-replay-seat-zh-Hant-phone");
+    await RB.page.selectOption("header.topbar select", "ja");
+    log(`replay revealed: everything (${all.steps.length} steps) shows all ${A.chosen.length + B.chosen.length} chosen characters and both decks' order; the imperial's phone shows its own seat in 日本語 and 繁體中文`);
     await shot(A.page, "09-game-over-rebel");
     await shot(B.page, "09-game-over-imperial-ja-phone");
     await shot(S.page, "09-game-over-spectator");
@@ -1280,6 +1372,13 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     log(`chosen characters that became public and showed on the spectator page: ${revealed.join(", ") || "none"}`);
 
     // the page audits: accessible names, ready/exhausted as text, no horizontal overflow
+    for (const R of replays) {
+      await R.page.evaluate(() => window.__audit.run("final"));
+      await harvestAudit(R);
+      const found = (R.audit?.problems ?? []).filter((p) => ["unnamed", "overflow", "clipped", "overlap", "auditor"].includes(p.kind));
+      assert.deepEqual(found.map((p) => `[${p.kind} ${p.where}] ${p.detail}`), [], `${R.name}: the replay page passes the page audits`);
+      assert.deepEqual(R.pageErrors ?? [], [], `${R.name}: no page errors`);
+    }
     for (const P of [A, B, S]) {
       await P.page.evaluate(() => window.__audit.run("final"));
       await harvestAudit(P);

@@ -147,6 +147,7 @@ describe("the room's games", () => {
       expect(rows[0]!.textContent).toContain("Imperial wins");
       expect(rows[0]!.textContent).toContain("Rebel 3 – 7 Imperial");
       expect(rows[0]!.querySelector("a[download]")?.getAttribute("href")).toBe(replayUrl(ROOM.code, 1));
+      expect(rows[1]!.querySelector("a.watch-replay")?.getAttribute("href")).toBe(`/r/${ROOM.code}/games/2`);
       expect(rows[1]!.textContent).toContain("The Rebel claimed the win");
       expect(rows[1]!.querySelector("a[download]")).toBeNull();
       expect(rows[1]!.textContent).toContain("not revealed");

@@ -90,7 +90,7 @@ export class FakeClock implements Clock {
   }
 }
 
-const emptyPlayer = (faction: "rebel" | "imperial") => ({
+export const emptyPlayer = (faction: "rebel" | "imperial") => ({
   faction,
   influence: 0,
   vp: 0,

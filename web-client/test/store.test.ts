@@ -290,11 +290,15 @@ describe("GameStore", () => {
 import { parseRoute } from "../src/state/route";
 
 describe("routes", () => {
-  it("parses the four routes", () => {
+  it("parses every route", () => {
     expect(parseRoute("/", "")).toEqual({ page: "landing" });
     expect(parseRoute("/r/AAbXBEVJ33", "")).toEqual({ page: "room", code: "AAbXBEVJ33" });
     expect(parseRoute("/r/Q7XKMB4R2T/join", "#9a1e")).toEqual({ page: "join", code: "Q7XKMB4R2T", invite: "9a1e" });
     expect(parseRoute("/r/Q7XKMB4R2T/watch/", "")).toEqual({ page: "watch", code: "Q7XKMB4R2T" });
+    expect(parseRoute("/r/KJCH-M97E/games", "")).toEqual({ page: "archive", code: "KJCHM97E" });
+    expect(parseRoute("/r/kjchm97e/games/12/", "")).toEqual({ page: "replay", code: "KJCHM97E", game: 12 });
+    expect(parseRoute("/r/KJCHM97E/games/0", "")).toEqual({ page: "notFound" });
+    expect(parseRoute("/r/KJCHM97E/games/x", "")).toEqual({ page: "notFound" });
     expect(parseRoute("/nope", "")).toEqual({ page: "notFound" });
   });
 });

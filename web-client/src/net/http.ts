@@ -1,4 +1,5 @@
-// The HTTP API (proto/PROTOCOL.md): create a room, look one up by its code, take the free seat. Bodies
+// The HTTP API (proto/PROTOCOL.md): create a room, look one up by its code, take the free seat, the
+// room's games and a finished game's replay steps. Bodies
 // are the generated types.
 import type {
   ApiErrorBody,
@@ -7,6 +8,8 @@ import type {
   GameArchive,
   JoinedRoom,
   JoinRequest,
+  ReplayEyes,
+  ReplaySteps,
   RoomOptions,
   RoomStatus,
 } from "./protocol";
@@ -92,6 +95,16 @@ export class ApiClient {
   /** The room's games, oldest first, with their results and whether their replays can be downloaded. */
   games(code: string): Promise<GameArchive> {
     return this.request<GameArchive>(`/api/rooms/${encodeURIComponent(code)}/games`, { method: "GET" });
+  }
+
+  /** Finished game `game` of room `code` step by step, through `eyes`; a seat's own eyes need that
+   *  seat's token, and a token also tells which side its holder played (`your_faction`). */
+  replaySteps(code: string, game: number, eyes: ReplayEyes, token: string | null): Promise<ReplaySteps> {
+    const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+    return this.request<ReplaySteps>(`/api/rooms/${encodeURIComponent(code)}/games/${game}/steps?eyes=${eyes}`, {
+      method: "GET",
+      headers,
+    });
   }
 
   /** Takes the free seat with the invite secret, or (`null`) with the room code alone. */

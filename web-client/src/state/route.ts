@@ -5,16 +5,26 @@ export type Route =
   | { page: "room"; code: string }
   | { page: "join"; code: string; invite: string }
   | { page: "watch"; code: string }
+  | { page: "archive"; code: string }
+  | { page: "replay"; code: string; game: number }
   | { page: "notFound" };
 
-/** `/`, `/r/{code}`, `/r/{code}/join#{invite}`, `/r/{code}/watch`. */
+/** `/`, `/r/{code}`, `/r/{code}/join#{invite}`, `/r/{code}/watch`, `/r/{code}/games` (the room's
+ *  finished games) and `/r/{code}/games/{n}` (game n's replay). */
 export function parseRoute(pathname: string, hash: string): Route {
   const path = pathname.replace(/\/+$/, "") || "/";
   if (path === "/") return { page: "landing" };
-  const m = /^\/r\/([A-Za-z0-9-]+)(\/join|\/watch)?$/.exec(path);
+  const m = /^\/r\/([A-Za-z0-9-]+)(\/join|\/watch|\/games(?:\/([1-9][0-9]{0,5}))?)?$/.exec(path);
   const code = m ? canonicalCode(m[1]!) : null;
   if (!m || !code) return { page: "notFound" };
   if (m[2] === "/join") return { page: "join", code, invite: hash.replace(/^#/, "") };
   if (m[2] === "/watch") return { page: "watch", code };
+  if (m[3]) return { page: "replay", code, game: Number(m[3]) };
+  if (m[2] === "/games") return { page: "archive", code };
   return { page: "room", code };
+}
+
+/** The page of game `game`'s replay in room `code`. */
+export function replayPage(code: string, game: number): string {
+  return `/r/${code}/games/${game}`;
 }

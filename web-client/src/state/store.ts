@@ -38,6 +38,8 @@ export class GameStore {
   readonly lastError = signal<LastError | null>(null);
   /** ids of actions sent and not yet answered */
   readonly inFlight = signal<string[]>([]);
+  /** the store of a replay page: a past step is shown, nothing is to be decided or coached */
+  readonly replaying = signal(false);
 
   readonly me = computed(() => myFaction(this.role.value));
   readonly bottom = computed(() => bottomFaction(this.role.value));

@@ -1,7 +1,9 @@
 import { useEffect } from "preact/hooks";
 import { htmlLang, t } from "../i18n";
+import { ArchivePage } from "./Archive";
 import { JoinPage } from "./JoinPage";
 import { Landing } from "./Landing";
+import { ReplayPage } from "./ReplayPage";
 import { RoomPage } from "./RoomPage";
 import { route } from "./router";
 import { LanguagePicker } from "./widgets";
@@ -21,6 +23,10 @@ export function App() {
       return <RoomPage key={`seat${r.code}`} code={r.code} watch={false} />;
     case "watch":
       return <RoomPage key={`watch${r.code}`} code={r.code} watch={true} />;
+    case "archive":
+      return <ArchivePage code={r.code} />;
+    case "replay":
+      return <ReplayPage key={`replay${r.code}/${r.game}`} code={r.code} game={r.game} />;
     default:
       return (
         <main class="page narrow">

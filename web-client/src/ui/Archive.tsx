@@ -1,15 +1,49 @@
-// The room's games (the archive): number, winner, how it ended, VP, date, and the replay file of
-// each game both players revealed. A rematch adds a game and keeps the others.
+// The room's games (the archive): number, winner, how it ended, VP, date, a link to each finished
+// game's replay page and the replay file of each game both players revealed; on the game-over
+// screen and as the room's own page (`/r/{code}/games`). A rematch adds a game and keeps the others.
 import { useEffect, useState } from "preact/hooks";
 import { lang, sideName, t } from "../i18n";
-import type { GameSummary } from "../net/protocol";
+import type { Faction, GameSummary, Outcome } from "../net/protocol";
+import { displayCode } from "../net/roomCode";
+import { replayPage } from "../state/route";
 import { replayUrl } from "./ReplayPanel";
-import { api } from "./services";
+import { api, tokens } from "./services";
+import { LanguagePicker } from "./widgets";
 
-function winnerText(g: GameSummary): string {
-  if (g.forfeit_winner) return t("over.forfeit", { side: sideName(g.forfeit_winner) });
-  if (!g.outcome) return "";
-  return g.outcome.winner ? t("over.winner", { side: sideName(g.outcome.winner) }) : t("over.draw");
+/** The room's page of games. */
+export function archivePage(code: string): string {
+  return `/r/${code}/games`;
+}
+
+/** Who won a finished game, in a few words. */
+export function resultText(outcome: Outcome | null, forfeitWinner: Faction | null): string {
+  if (forfeitWinner) return t("over.forfeit", { side: sideName(forfeitWinner) });
+  if (!outcome) return "";
+  return outcome.winner ? t("over.winner", { side: sideName(outcome.winner) }) : t("over.draw");
+}
+
+/** `/r/{code}/games`: the room's finished games, each with its replay, and the way back to the room. */
+export function ArchivePage({ code }: { code: string }) {
+  const title = `${t("archive.title")} · ${t("header.room", { code: displayCode(code) })}`;
+  useEffect(() => {
+    document.title = `${title} · ${t("app.title")}`;
+  }, [title]);
+  return (
+    <div class="room spectator">
+      <header class="topbar">
+        <span class="code">{t("header.room", { code: displayCode(code) })}</span>
+        <LanguagePicker />
+      </header>
+      <main class="page">
+        <Archive code={code} refresh="" />
+        <p class="row">
+          <a class="button" href={tokens.getToken(code) ? `/r/${code}` : `/r/${code}/watch`}>
+            {t("archive.toRoom")}
+          </a>
+        </p>
+      </main>
+    </div>
+  );
 }
 
 /** The archive of room `code`; fetched again when `refresh` changes (a game ended, a reveal). */
@@ -56,7 +90,7 @@ export function Archive({ code, refresh }: { code: string; refresh: string }) {
                 <tr key={g.number}>
                   <th scope="row">{g.number}</th>
                   <td>
-                    {winnerText(g)}
+                    {resultText(g.outcome, g.forfeit_winner)}
                     {g.outcome && <span class="muted"> · {t(`over.by.${g.outcome.reason}`)}</span>}
                   </td>
                   <td>
@@ -65,7 +99,10 @@ export function Archive({ code, refresh }: { code: string; refresh: string }) {
                       : ""}
                   </td>
                   <td>{g.started_at === null ? "" : date.format(new Date(g.started_at * 1000))}</td>
-                  <td>
+                  <td class="archive-links">
+                    <a class="watch-replay" href={replayPage(code, g.number)}>
+                      {t("archive.watch")}
+                    </a>
                     {g.replay_available ? (
                       <a href={replayUrl(code, g.number)} download={`evr-${code}-game-${g.number}.json`}>
                         {t("archive.download")}

@@ -31,7 +31,7 @@ function lesson(view: View, store: GameStore): { key: string; params: Record<str
 }
 
 export function Coach({ view, store }: { view: View; store: GameStore }) {
-  if (view.mode !== "tutorial") return null;
+  if (view.mode !== "tutorial" || store.replaying.value) return null;
   const l = lesson(view, store);
   if (!l) return null;
   return (

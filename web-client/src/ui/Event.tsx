@@ -52,7 +52,13 @@ export function EventCard({ view }: { view: View }) {
       </p>
       {view.known_next_events.length > 0 && (
         <p class="secret">
-          <span class="badge secret-mark">{t("common.onlyYou")}</span> {t("event.next")}
+          {view.viewer === "omniscient" ? (
+            t("replay.eventDeck")
+          ) : (
+            <>
+              <span class="badge secret-mark">{t("common.onlyYou")}</span> {t("event.next")}
+            </>
+          )}
           {colon()}
           {view.known_next_events.map(eventName).join(" → ")}
         </p>

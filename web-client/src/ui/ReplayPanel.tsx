@@ -3,6 +3,7 @@
 // check it with `evr verify` (proto/REPLAY.md).
 import { sideName, t } from "../i18n";
 import { type Faction, otherFaction, type RoomInfo } from "../net/protocol";
+import { replayPage } from "../state/route";
 
 /** Where the replay file of game `game` of room `code` is served. */
 export function replayUrl(code: string, game: number): string {
@@ -21,6 +22,11 @@ export function ReplayPanel(props: { room: RoomInfo; me: Faction | null; onRevea
   return (
     <section class="replay-panel panel" aria-labelledby="replay-h">
       <h3 id="replay-h">{t("reveal.title")}</h3>
+      <p>
+        <a class="button watch-replay" href={replayPage(room.code, room.game_number)}>
+          {t("replay.watch")}
+        </a>
+      </p>
       {both ? (
         <>
           <p>

@@ -115,11 +115,24 @@ function PlayerStrip({ view, f, store }: { view: View; f: Faction; store: GameSt
         </p>
       )}
       {p.deck_top && <p class="small secret">{t("table.deckTop", { card: cardName(p.deck_top) })}</p>}
-      {mine && p.characters && (
+      {p.characters && (
         <p class="small secret">
-          <span class="badge secret-mark">{t("common.onlyYou")}</span> {t("table.yourCharacters")}
+          {mine ? (
+            <>
+              <span class="badge secret-mark">{t("common.onlyYou")}</span> {t("table.yourCharacters")}
+            </>
+          ) : (
+            t("replay.characters")
+          )}
           {colon()}
           {cardsIn(p.characters).map(cardName).join(t("sep.list"))}
+        </p>
+      )}
+      {p.deck_order && (
+        <p class="small secret deck-order">
+          {t("replay.deckOrder")}
+          {colon()}
+          {p.deck_order.length === 0 ? t("common.none") : p.deck_order.map(cardName).join(" → ")}
         </p>
       )}
       {(p.reserve_known.length > 0 || p.discard_pile.length > 0) && (
