@@ -7,9 +7,9 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use anyhow::{Result, bail};
-use evr_protocol::ErrorCode;
-use evr_rules::Mode;
+use anyhow::{Context, Result, bail};
+use evr_protocol::{ErrorCode, ReplayEyes};
+use evr_rules::{Mode, View};
 
 use crate::support::{self, Client, Seats, Welcome};
 
@@ -106,6 +106,32 @@ async fn a_killed_server_resumes_every_game_where_it_was() -> Result<()> {
             end[0].outcome.is_some(),
             "room {g}: the game finished after the restart"
         );
+        // Its replay, built from the stored actions, runs through the crash as if there were none:
+        // each seat's step at the last acknowledged seq is the view it had before the kill, and
+        // its last step the view it ended with.
+        for (token, k) in [(&seats.creator_token, 0), (&seats.guest_token, 1)] {
+            let replay = support::replay_steps(addr, &seats.code, ReplayEyes::Seat, Some(token)).await?;
+            let cleared = |v: &View| View {
+                log: Vec::new(),
+                legal_actions: Vec::new(),
+                ..v.clone()
+            };
+            let at_kill = replay
+                .steps
+                .iter()
+                .find(|s| s.seq == seq)
+                .context("the step at the kill")?;
+            if g > 0 {
+                assert_eq!(at_kill.view, cleared(&views[k]), "room {g}: the replay at the kill");
+            }
+            let last = replay.steps.last().context("steps")?;
+            assert_eq!(last.view, cleared(&end[k]), "room {g}: the replay's last step");
+            let seqs: Vec<u32> = replay.steps.iter().map(|s| s.seq).collect();
+            assert!(
+                seqs.windows(2).all(|w| w[1] == w[0] + 1),
+                "room {g}: one step per stored action"
+            );
+        }
     }
     server.kill()?;
     server.wait()?;

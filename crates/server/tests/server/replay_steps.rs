@@ -3,57 +3,20 @@
 //! depend on anything a spectator may not know; a seat's needs its token; everything needs both
 //! players' agreement; nothing while the game is played; bad requests get their error codes.
 
-use std::io::Read;
 use std::net::SocketAddr;
-use std::time::Duration;
 
-use anyhow::{Context, Result, anyhow, bail, ensure};
+use anyhow::{Context, Result, bail, ensure};
 use evr_protocol::{ClientMsg, ErrorCode, ReplayEyes, ReplaySteps, ServerMsg, replay_steps_path};
 use evr_rules::{Action, Card, CardMask, Faction, Game, GameSeed, LogEntry, Mode, PhaseName, View, Viewer};
 use evr_server::fairness::GameSecret;
 use evr_server::store::{GameResult, SqliteStore, Store, WriteOp};
 use rand::{RngExt, SeedableRng};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
 
 use crate::support::{self, Client, Welcome};
 
-/// `GET path` with `Accept-Encoding: gzip` and, when given, a seat token: the status and the body
-/// (gunzipped), and how many bytes travelled.
-async fn get(addr: SocketAddr, path: &str, token: Option<&str>) -> Result<(u16, String, usize)> {
-    let mut stream = TcpStream::connect(addr).await?;
-    let auth = token
-        .map(|t| format!("Authorization: Bearer {t}\r\n"))
-        .unwrap_or_default();
-    let req =
-        format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nAccept-Encoding: gzip\r\n{auth}Connection: close\r\n\r\n");
-    stream.write_all(req.as_bytes()).await?;
-    let mut buf = Vec::new();
-    tokio::time::timeout(Duration::from_secs(20), stream.read_to_end(&mut buf)).await??;
-    let at = buf
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .ok_or_else(|| anyhow!("no HTTP head"))?;
-    let head = String::from_utf8(buf[..at].to_vec())?.to_ascii_lowercase();
-    let status = head.split_whitespace().nth(1).context("status")?.parse()?;
-    let body = &buf[at + 4..];
-    let mut text = String::new();
-    if head.contains("content-encoding: gzip") {
-        flate2::read::GzDecoder::new(body).read_to_string(&mut text)?;
-    } else {
-        text = String::from_utf8(body.to_vec())?;
-    }
-    Ok((status, text, body.len()))
-}
-
-async fn steps(addr: SocketAddr, code: &str, eyes: ReplayEyes, token: Option<&str>) -> Result<ReplaySteps> {
-    let (status, text, _) = get(addr, &replay_steps_path(code, 1, eyes), token).await?;
-    ensure!(status == 200, "{eyes:?} refused: {status} {text}");
-    Ok(serde_json::from_str(&text)?)
-}
-
 async fn refused(addr: SocketAddr, path: &str, token: Option<&str>) -> Result<(u16, ErrorCode)> {
-    let (status, text, _) = get(addr, path, token).await?;
+    let (status, head, body) = support::get_gzip(addr, path, token).await?;
+    let text = support::body_text(&head, &body)?;
     ensure!(status != 200, "{path} was served");
     Ok((status, serde_json::from_str::<evr_protocol::ApiErrorBody>(&text)?.code))
 }
@@ -147,7 +110,7 @@ async fn a_finished_game_replays_step_by_step_as_each_viewer_saw_it_live() -> Re
 
     // each viewer's replay is what it was sent, step for step
     let creator = seats.creator;
-    let as_spectator = steps(addr, &seats.code, ReplayEyes::Spectator, None).await?;
+    let as_spectator = support::replay_steps(addr, &seats.code, ReplayEyes::Spectator, None).await?;
     assert_eq!(as_spectator.viewer, Viewer::Spectator);
     assert_eq!(as_spectator.your_faction, None);
     assert_eq!(as_spectator.steps.len(), actions + 1, "the start and every action");
@@ -166,7 +129,7 @@ async fn a_finished_game_replays_step_by_step_as_each_viewer_saw_it_live() -> Re
         (&seats.creator_token, creator, 0),
         (&seats.guest_token, creator.opponent(), 1),
     ] {
-        let own = steps(addr, &seats.code, ReplayEyes::Seat, Some(token)).await?;
+        let own = support::replay_steps(addr, &seats.code, ReplayEyes::Seat, Some(token)).await?;
         assert_eq!(own.viewer, Viewer::Seat(faction));
         assert_eq!(own.your_faction, Some(faction));
         assert_eq!(
@@ -175,7 +138,7 @@ async fn a_finished_game_replays_step_by_step_as_each_viewer_saw_it_live() -> Re
             "{faction:?}'s replay is what it saw"
         );
         // a player's token on the spectator's eyes: the same steps, and the page may offer the seat
-        let watched = steps(addr, &seats.code, ReplayEyes::Spectator, Some(token)).await?;
+        let watched = support::replay_steps(addr, &seats.code, ReplayEyes::Spectator, Some(token)).await?;
         assert_eq!(watched.your_faction, Some(faction));
         assert_eq!(watched.steps, as_spectator.steps);
     }
@@ -205,13 +168,13 @@ async fn a_finished_game_replays_step_by_step_as_each_viewer_saw_it_live() -> Re
     b.send(&ClientMsg::RevealReplay).await?;
     b.recv_room().await?;
     b.recv_room().await?;
-    let all = steps(addr, &seats.code, ReplayEyes::Everything, None).await?;
+    let all = support::replay_steps(addr, &seats.code, ReplayEyes::Everything, None).await?;
     assert_eq!(all.viewer, Viewer::Omniscient);
     assert!(all.revealed);
     assert_eq!(all.steps.len(), actions + 1);
     let seat_steps = [
-        steps(addr, &seats.code, ReplayEyes::Seat, Some(&seats.creator_token)).await?,
-        steps(addr, &seats.code, ReplayEyes::Seat, Some(&seats.guest_token)).await?,
+        support::replay_steps(addr, &seats.code, ReplayEyes::Seat, Some(&seats.creator_token)).await?,
+        support::replay_steps(addr, &seats.code, ReplayEyes::Seat, Some(&seats.guest_token)).await?,
     ];
     for (i, step) in all.steps.iter().enumerate() {
         for (k, f) in [(0, creator), (1, creator.opponent())] {
@@ -236,8 +199,8 @@ async fn a_finished_game_replays_step_by_step_as_each_viewer_saw_it_live() -> Re
     assert!(as_spectator.steps.iter().all(|s| s.view.rebel.deck_order.is_none()));
 
     // compressed: one response for the whole game
-    let (_, _, gz) = get(addr, &spectator_path, None).await?;
-    let (_, _, gz_all) = get(addr, &everything_path, None).await?;
+    let gz = support::get_gzip(addr, &spectator_path, None).await?.2.len();
+    let gz_all = support::get_gzip(addr, &everything_path, None).await?.2.len();
     println!(
         "steps of a {actions}-action game, gzipped: {gz} bytes as a spectator, {gz_all} with everything ({} B an action)",
         gz_all / actions
@@ -374,7 +337,9 @@ async fn a_spectators_replay_is_the_same_whatever_the_hidden_choices_were() -> R
     let addr = server.addr;
     let mut bodies = Vec::new();
     for (code, _) in &worlds {
-        let (status, text, _) = get(addr, &replay_steps_path(code, 1, ReplayEyes::Spectator), None).await?;
+        let (status, head, body) =
+            support::get_gzip(addr, &replay_steps_path(code, 1, ReplayEyes::Spectator), None).await?;
+        let text = support::body_text(&head, &body)?;
         ensure!(status == 200, "{status} {text}");
         bodies.push(text.replace(code, "<code>"));
     }
@@ -387,7 +352,7 @@ async fn a_spectators_replay_is_the_same_whatever_the_hidden_choices_were() -> R
     for token in ["creator", "guest"] {
         let mut own = Vec::new();
         for (code, _) in &worlds {
-            let r = steps(addr, code, ReplayEyes::Seat, Some(token)).await?;
+            let r = support::replay_steps(addr, code, ReplayEyes::Seat, Some(token)).await?;
             own.push(serde_json::to_string(&r.steps)?);
         }
         assert_ne!(own[0], own[1], "{token}'s own replay differs between the worlds");

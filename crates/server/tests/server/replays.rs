@@ -4,32 +4,13 @@
 
 use std::io::Read;
 use std::net::SocketAddr;
-use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow, bail};
 use evr_protocol::{ClientMsg, ErrorCode, GameArchive, games_path, replay_path};
 use evr_replay::{Replay, verify};
 use evr_rules::Mode;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
 
 use crate::support::{self, Client};
-
-/// `GET path` with `Accept-Encoding: gzip`: the status, the head and the raw body bytes.
-async fn get_gzip(addr: SocketAddr, path: &str) -> Result<(u16, String, Vec<u8>)> {
-    let mut stream = TcpStream::connect(addr).await?;
-    let req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nAccept-Encoding: gzip, br\r\nConnection: close\r\n\r\n");
-    stream.write_all(req.as_bytes()).await?;
-    let mut buf = Vec::new();
-    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut buf)).await??;
-    let at = buf
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .ok_or_else(|| anyhow!("no HTTP head"))?;
-    let head = String::from_utf8(buf[..at].to_vec())?;
-    let status = head.split_whitespace().nth(1).context("status")?.parse()?;
-    Ok((status, head.to_ascii_lowercase(), buf[at + 4..].to_vec()))
-}
 
 async fn archive(addr: SocketAddr, code: &str) -> Result<GameArchive> {
     support::get::<GameArchive>(addr, &games_path(code))
@@ -114,7 +95,7 @@ async fn a_replay_is_served_only_when_the_game_is_over_and_both_players_revealed
     assert_eq!(file.creator_faction, seats.creator);
 
     // compressed for a client that accepts gzip; the same file inside
-    let (status, head, body) = get_gzip(addr, &path).await?;
+    let (status, head, body) = support::get_gzip(addr, &path, None).await?;
     assert_eq!(status, 200);
     assert!(head.contains("content-encoding: gzip"), "{head}");
     assert!(head.contains("content-disposition: attachment"), "{head}");

@@ -3,14 +3,16 @@
 //! a valid message on purpose.
 #![allow(dead_code)]
 
+use std::io::Read;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Context, Result, anyhow, bail, ensure};
 use evr_protocol::{
     ApiErrorBody, CREATE_ROOM_PATH, ClientMsg, CreatedRoom, ErrorCode, JoinRequest, JoinedRoom, PROTOCOL_VERSION,
-    Presence, Role, RoomInfo, RoomOptions, ServerMsg, SideChoice, SpectatorPolicy, join_room_path, websocket_path,
+    Presence, ReplayEyes, ReplaySteps, Role, RoomInfo, RoomOptions, ServerMsg, SideChoice, SpectatorPolicy,
+    join_room_path, replay_steps_path, websocket_path,
 };
 use evr_rules::{Action, Faction, LogEntry, Mode, View};
 use futures_util::{SinkExt, StreamExt};
@@ -436,4 +438,44 @@ pub async fn play_random(
         }
     }
     Ok((seq, views))
+}
+
+/// `GET path` with `Accept-Encoding: gzip` and, when given, a seat token (`Authorization: Bearer`):
+/// the status, the head (lowercase) and the body's bytes as they travelled.
+pub async fn get_gzip(addr: SocketAddr, path: &str, token: Option<&str>) -> Result<(u16, String, Vec<u8>)> {
+    let mut stream = TcpStream::connect(addr).await?;
+    let auth = token
+        .map(|t| format!("Authorization: Bearer {t}\r\n"))
+        .unwrap_or_default();
+    let req =
+        format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nAccept-Encoding: gzip, br\r\n{auth}Connection: close\r\n\r\n");
+    stream.write_all(req.as_bytes()).await?;
+    let mut buf = Vec::new();
+    tokio::time::timeout(Duration::from_secs(20), stream.read_to_end(&mut buf)).await??;
+    let at = buf
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .ok_or_else(|| anyhow!("no HTTP head"))?;
+    let head = String::from_utf8(buf[..at].to_vec())?.to_ascii_lowercase();
+    let status = head.split_whitespace().nth(1).context("status")?.parse()?;
+    Ok((status, head, buf[at + 4..].to_vec()))
+}
+
+/// The text of a body [`get_gzip`] received (gunzipped when it came gzipped).
+pub fn body_text(head: &str, body: &[u8]) -> Result<String> {
+    let mut text = String::new();
+    if head.contains("content-encoding: gzip") {
+        flate2::read::GzDecoder::new(body).read_to_string(&mut text)?;
+    } else {
+        text = String::from_utf8(body.to_vec())?;
+    }
+    Ok(text)
+}
+
+/// Game 1 of room `code` step by step through `eyes` (with a seat token when given); it must be served.
+pub async fn replay_steps(addr: SocketAddr, code: &str, eyes: ReplayEyes, token: Option<&str>) -> Result<ReplaySteps> {
+    let (status, head, body) = get_gzip(addr, &replay_steps_path(code, 1, eyes), token).await?;
+    let text = body_text(&head, &body)?;
+    ensure!(status == 200, "{eyes:?} refused: {status} {text}");
+    Ok(serde_json::from_str(&text)?)
 }
