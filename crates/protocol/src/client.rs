@@ -3,6 +3,8 @@
 use evr_rules::Action;
 use serde::{Deserialize, Serialize};
 
+use crate::{ChatBody, ChatChannel};
+
 /// A client message.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -29,6 +31,15 @@ pub enum ClientMsg {
     /// Agree to show everything of the finished game in its replay (both players' hidden choices,
     /// hands and deck orders). The replay file can be downloaded once both seats agreed.
     RevealReplay,
+    /// A chat message on `channel` (seats write the players' channel, spectators the spectators').
+    /// `name`: the display name of a spectator (1 to `MAX_CHAT_NAME_CHARS` characters; seats are
+    /// shown as their side and send none). Stored, then sent to everyone who may read it as `chat`.
+    Chat {
+        channel: ChatChannel,
+        body: ChatBody,
+        #[serde(default)]
+        name: Option<String>,
+    },
     /// Keep-alive; answered with `pong`.
     Ping,
 }

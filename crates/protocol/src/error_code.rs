@@ -92,6 +92,14 @@ protocol_errors! {
     ReplayNotRevealed = "replay_not_revealed", status 403, fatal false;
     /// A game stored before commitments existed has no verifiable replay.
     ReplayUnavailable = "replay_unavailable", status 409, fatal false;
+    /// A chat message on a channel this connection may not write (a seat on the spectators', a
+    /// spectator on the players').
+    ChatNotAllowed = "chat_not_allowed", status 403, fatal false;
+    /// A chat message that is empty, longer than `MAX_CHAT_CHARS`, or from a spectator without a
+    /// valid name; nothing was stored.
+    BadChat = "bad_chat", status 400, fatal false;
+    /// Too many chat messages from this connection: wait a moment.
+    ChatRateLimited = "chat_rate_limited", status 429, fatal false;
     /// Claim-win refused: the opponent is connected or the grace period has not passed.
     CannotClaimWin = "cannot_claim_win", status 409, fatal false;
     /// The server could not store or load; nothing changed.

@@ -24,6 +24,7 @@
 //! assert_eq!(hello, ClientMsg::Hello { version: PROTOCOL_VERSION, token: None, last_seq: None });
 //! ```
 
+mod chat;
 mod client;
 mod error_code;
 mod http;
@@ -34,6 +35,9 @@ mod server;
 #[cfg(feature = "ts")]
 pub mod typescript;
 
+pub use chat::{
+    CHAT_HISTORY, ChatAuthor, ChatBody, ChatChannel, ChatMessage, MAX_CHAT_CHARS, MAX_CHAT_NAME_CHARS, Phrase,
+};
 pub use client::ClientMsg;
 pub use error_code::ErrorCode;
 pub use http::{

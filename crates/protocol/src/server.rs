@@ -4,7 +4,7 @@
 use evr_rules::{LogEntry, View};
 use serde::{Deserialize, Serialize};
 
-use crate::{ErrorCode, Presence, Role, RoomInfo};
+use crate::{ChatMessage, ErrorCode, Presence, Role, RoomInfo};
 
 /// A server message.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -16,6 +16,7 @@ pub enum ServerMsg {
     /// shows everything that happened (not only the current round, which is `view.log`).
     /// `missed`: after a reconnect with `last_seq` in this game, what happened since, as you may
     /// know it (the tail of `log`); `None` when the server cannot tell.
+    /// `chat`: the room's latest chat messages you may read (up to `CHAT_HISTORY`), oldest first.
     Welcome {
         version: u32,
         you: Role,
@@ -25,6 +26,7 @@ pub enum ServerMsg {
         presence: Presence,
         log: Vec<LogEntry>,
         missed: Option<Vec<LogEntry>>,
+        chat: Vec<ChatMessage>,
     },
     /// The game changed. `events` are what happened since `seq - 1`, as you may know it.
     Update {
@@ -41,6 +43,11 @@ pub enum ServerMsg {
     /// Room facts changed (a new game after a rematch, a rematch request).
     Room {
         room: RoomInfo,
+    },
+    /// Chat messages you may now read, oldest first: a new message, or, when a game ends, what the
+    /// spectators wrote during it (for the seats).
+    Chat {
+        messages: Vec<ChatMessage>,
     },
     /// Who is connected changed.
     Presence {

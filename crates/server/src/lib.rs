@@ -5,6 +5,7 @@
 //! listener (tests bind `127.0.0.1:0`).
 
 mod app;
+pub mod chat;
 mod client;
 pub mod config;
 pub mod fairness;

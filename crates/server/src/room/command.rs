@@ -2,7 +2,7 @@
 //! talk to a room only through these.
 
 use axum::extract::ws::Utf8Bytes;
-use evr_protocol::{ErrorCode, Role, RoomStatus};
+use evr_protocol::{ChatBody, ChatChannel, ErrorCode, Role, RoomStatus};
 use evr_rules::{Action, Faction};
 use tokio::sync::{mpsc, oneshot};
 
@@ -42,6 +42,13 @@ pub enum Command {
     /// The player on `conn` agrees to reveal the finished game in its replay.
     RevealReplay {
         conn: ConnId,
+    },
+    /// A chat message from `conn`.
+    Chat {
+        conn: ConnId,
+        channel: ChatChannel,
+        body: ChatBody,
+        name: Option<String>,
     },
     /// The guest takes the free seat with the invite secret, or with the code alone (`None`).
     Join {

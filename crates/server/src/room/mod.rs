@@ -4,8 +4,10 @@
 //!
 //! This file holds the room's state and its dispatcher; each kind of command is handled in its own
 //! file: `seats.rs` (connecting, leaving, joining, claiming a win), `play.rs` (actions and
-//! rematches), `computer.rs` (the computer opponent), `recovery.rs` (rebuilding from the store).
+//! rematches), `chat.rs` (the chat, whose rules are `crate::chat`), `computer.rs` (the computer
+//! opponent), `recovery.rs` (rebuilding from the store).
 
+mod chat;
 mod command;
 mod computer;
 mod game_match;
@@ -43,6 +45,8 @@ struct Conn {
     /// `None`: a spectator.
     seat: Option<Seat>,
     out: mpsc::Sender<Outbound>,
+    /// How many chat messages it may still send now.
+    chat_allowance: crate::chat::Allowance,
 }
 
 /// The state a room actor owns.
@@ -64,6 +68,8 @@ pub struct Room {
     computer: Option<ComputerSeat>,
     /// The room's own mailbox, for the computer's decisions (weak: it never keeps the room alive).
     self_tx: Option<mpsc::WeakSender<Command>>,
+    /// The latest chat messages.
+    chat: crate::chat::ChatLog,
 }
 
 /// Seconds since 1970 (UTC), for dates kept in the store.
@@ -125,6 +131,7 @@ impl Room {
             config,
             computer: None,
             self_tx: None,
+            chat: crate::chat::ChatLog::default(),
         }
     }
 
@@ -232,6 +239,12 @@ impl Room {
                 Command::Rematch { conn } => self.rematch(conn).await,
                 Command::ClaimWin { conn } => self.claim_win(conn).await,
                 Command::RevealReplay { conn } => self.reveal_replay(conn).await,
+                Command::Chat {
+                    conn,
+                    channel,
+                    body,
+                    name,
+                } => self.chat(conn, channel, body, name).await,
                 Command::Join { invite, reply } => {
                     let result = self.join(invite.as_deref()).await;
                     let _ = reply.send(result);

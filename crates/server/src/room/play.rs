@@ -127,6 +127,7 @@ impl Room {
         if self.current.game.is_over() {
             let room = self.room_info();
             self.broadcast(|_, _| ServerMsg::Room { room: room.clone() });
+            self.show_spectators_chat_to_seats();
         }
     }
 

@@ -151,6 +151,9 @@ impl Room {
             presence: self.presence(),
             log: self.current.events().map(|e| e.project(viewer)).collect(),
             missed,
+            chat: self
+                .chat
+                .history(super::chat::reader_of(player.is_some()), self.chat_at()),
         }
     }
 }

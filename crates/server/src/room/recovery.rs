@@ -87,6 +87,7 @@ impl Room {
             config,
         );
         room.seq = replayed.seq;
+        room.chat = crate::chat::ChatLog::from_stored(stored.chat);
         room.away_since = away_since;
         room.computer = computer;
         Ok(room)

@@ -42,7 +42,14 @@ impl Room {
             None if self.options.spectators == SpectatorPolicy::Off => return Err(ErrorCode::SpectatorsNotAllowed),
             None => None,
         };
-        self.conns.insert(conn, Conn { seat: player, out });
+        self.conns.insert(
+            conn,
+            Conn {
+                seat: player,
+                out,
+                chat_allowance: crate::chat::Allowance::new(Instant::now()),
+            },
+        );
         metrics::gauge!(m::CONNECTIONS, "role" => if player.is_some() { "player" } else { "spectator" }).increment(1.0);
         if let Some(p) = player {
             self.away_since[p] = None;
@@ -146,5 +153,6 @@ impl Room {
         self.current.forfeit_winner = Some(winner);
         let room = self.room_info();
         self.broadcast(|_, _| ServerMsg::Room { room: room.clone() });
+        self.show_spectators_chat_to_seats();
     }
 }

@@ -14,6 +14,7 @@ use evr_rules::{Action, ByFaction, Faction};
 use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
 
+use crate::chat::StoredChat;
 use crate::fairness::GameSecret;
 
 pub use self::sqlite::SqliteStore;
@@ -88,6 +89,11 @@ pub enum WriteOp {
         game_no: u32,
         faction: Faction,
     },
+    /// A chat message of room `code`.
+    Chat {
+        code: String,
+        chat: StoredChat,
+    },
     /// A game ended outside the rules (a claimed win).
     EndGame {
         code: String,
@@ -126,6 +132,8 @@ pub struct StoredRoom {
     pub guest_hash: Option<Vec<u8>>,
     /// The room's latest game (`None` only if the data is damaged: a room is stored with its first).
     pub game: Option<StoredGame>,
+    /// The room's latest chat messages (up to `chat::KEPT`), oldest first.
+    pub chat: Vec<StoredChat>,
 }
 
 #[derive(Clone, Debug)]

@@ -14,7 +14,10 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use tokio::sync::oneshot;
 
+use evr_protocol::ChatMessage;
+
 use super::{GameResult, Store, StoreError, StoredAction, StoredGame, StoredRoom, WriteOp};
+use crate::chat::{self, StoredChat};
 use crate::fairness::GameSecret;
 
 const SCHEMA: &str = "
@@ -64,8 +67,28 @@ ALTER TABLE games ADD COLUMN reveal_imperial INTEGER NOT NULL DEFAULT 0;
 /// Version 4: when each game started (for the room's archive).
 const STARTED_AT: &str = "ALTER TABLE games ADD COLUMN started_at INTEGER;";
 
+/// Version 5: the room's chat. `channel`, `author` and `body` are the protocol's JSON.
+const CHAT: &str = "
+CREATE TABLE chat (
+    room_code TEXT NOT NULL REFERENCES rooms(code),
+    id INTEGER NOT NULL,
+    game_no INTEGER NOT NULL,
+    at INTEGER NOT NULL,
+    channel TEXT NOT NULL,
+    author TEXT NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (room_code, id)
+);
+";
+
 fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![M::up(SCHEMA), M::up(SEED_KEYS), M::up(REVEAL), M::up(STARTED_AT)])
+    Migrations::new(vec![
+        M::up(SCHEMA),
+        M::up(SEED_KEYS),
+        M::up(REVEAL),
+        M::up(STARTED_AT),
+        M::up(CHAT),
+    ])
 }
 
 /// The stored columns of a game's secret: `(seed, seed_key, seed_salt)`.
@@ -313,6 +336,21 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
             },
             params![code, game_no],
         ),
+        WriteOp::Chat { code, chat } => {
+            let m = &chat.message;
+            conn.execute(
+                "INSERT INTO chat (room_code, id, game_no, at, channel, author, body) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![
+                    code,
+                    m.id as i64,
+                    chat.game_no,
+                    m.at,
+                    to_json(&m.channel)?,
+                    to_json(&m.from)?,
+                    to_json(&m.body)?
+                ],
+            )
+        }
         WriteOp::EndGame { code, game_no, result } => conn.execute(
             "UPDATE games SET result = ?3 WHERE room_code = ?1 AND game_no = ?2",
             params![code, game_no, to_json(result)?],
@@ -384,6 +422,7 @@ fn load_room(conn: &Connection, code: &str) -> Result<Option<StoredRoom>, StoreE
     let options = from_json(&options, || format!("room {code}: options"))?;
     // Only the current game matters: a rematch starts from its own seed.
     let game = load_game(conn, &code, None)?;
+    let chat = load_chat(conn, &code)?;
     Ok(Some(StoredRoom {
         code,
         options,
@@ -391,7 +430,42 @@ fn load_room(conn: &Connection, code: &str) -> Result<Option<StoredRoom>, StoreE
         creator_hash,
         guest_hash,
         game,
+        chat,
     }))
+}
+
+/// The room's latest `chat::KEPT` messages, oldest first.
+fn load_chat(conn: &Connection, code: &str) -> Result<Vec<StoredChat>, StoreError> {
+    let mut stmt = conn
+        .prepare_cached(
+            "SELECT id, game_no, at, channel, author, body FROM chat WHERE room_code = ?1 ORDER BY id DESC LIMIT ?2",
+        )
+        .map_err(read_error)?;
+    let rows = stmt
+        .query_map(params![code, chat::KEPT as i64], |r| {
+            Ok((
+                (r.get::<_, i64>(0)?, r.get::<_, u32>(1)?, r.get::<_, i64>(2)?),
+                (r.get::<_, String>(3)?, r.get::<_, String>(4)?, r.get::<_, String>(5)?),
+            ))
+        })
+        .map_err(read_error)?;
+    let mut out = Vec::new();
+    for row in rows {
+        let ((id, game_no, at), (channel, author, body)) = row.map_err(read_error)?;
+        let what = || format!("room {code} chat {id}");
+        out.push(StoredChat {
+            game_no,
+            message: ChatMessage {
+                id: id as u64,
+                at,
+                channel: from_json(&channel, what)?,
+                from: from_json(&author, what)?,
+                body: from_json(&body, what)?,
+            },
+        });
+    }
+    out.reverse();
+    Ok(out)
 }
 
 fn load_actions(conn: &Connection, code: &str, game_no: u32) -> Result<Vec<StoredAction>, StoreError> {

@@ -37,6 +37,12 @@ pub(super) fn route(conn: ConnId, msg: ClientMsg) -> Route {
         ClientMsg::Rematch => Route::Room(Command::Rematch { conn }),
         ClientMsg::ClaimWin => Route::Room(Command::ClaimWin { conn }),
         ClientMsg::RevealReplay => Route::Room(Command::RevealReplay { conn }),
+        ClientMsg::Chat { channel, body, name } => Route::Room(Command::Chat {
+            conn,
+            channel,
+            body,
+            name,
+        }),
     }
 }
 

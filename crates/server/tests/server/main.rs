@@ -7,6 +7,7 @@
 mod support;
 
 mod bad_input;
+mod chat;
 mod computer;
 mod durability;
 mod games;
