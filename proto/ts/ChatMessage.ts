@@ -10,7 +10,7 @@ export type ChatMessage = {
 /**
  * 1, 2, … in the room: the order messages were stored in.
  */
-id: bigint, 
+id: number, 
 /**
  * When it was stored, in milliseconds since 1970 (UTC).
  */

@@ -1,8 +1,10 @@
 import { render } from "preact";
 import { initLanguage } from "./i18n";
 import { defaultStorage } from "./net/env";
+import { loadPrefs } from "./state/prefs";
 import { App } from "./ui/App";
 import "./ui/styles.css";
 
 initLanguage(defaultStorage(), navigator.languages ?? [navigator.language]);
+loadPrefs(defaultStorage());
 render(<App />, document.getElementById("app")!);

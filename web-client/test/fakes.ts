@@ -183,6 +183,7 @@ export function welcome(
     presence: PRESENCE,
     log,
     missed,
+    chat: [],
   };
 }
 

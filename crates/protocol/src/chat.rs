@@ -68,6 +68,7 @@ pub enum ChatAuthor {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ChatMessage {
     /// 1, 2, … in the room: the order messages were stored in.
+    #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub id: u64,
     /// When it was stored, in milliseconds since 1970 (UTC).
     #[cfg_attr(feature = "ts", ts(type = "number"))]

@@ -102,6 +102,21 @@ const TEXTS: { readonly [C in ClientErrorCode]: { readonly [L in Lang]: string }
     "zh-Hant": "這一局是在可驗證重播推出之前進行的。",
     ja: "このゲームは検証可能なリプレイの導入前に行われました。",
   },
+  chat_not_allowed: {
+    en: "You cannot write in that chat.",
+    "zh-Hant": "你不能在這個聊天室發言。",
+    ja: "そのチャットには書き込めません。",
+  },
+  bad_chat: {
+    en: "The message was not sent: write 1 to 300 characters (spectators need a name).",
+    "zh-Hant": "訊息未送出：請輸入 1 到 300 個字（觀戰者需要名稱）。",
+    ja: "メッセージは送信されませんでした。1〜300文字で書いてください（観戦者は名前が必要です）。",
+  },
+  chat_rate_limited: {
+    en: "Too many messages: wait a moment.",
+    "zh-Hant": "訊息太多了，請稍候。",
+    ja: "メッセージが多すぎます。少し待ってください。",
+  },
   cannot_claim_win: {
     en: "You cannot claim the win now.",
     "zh-Hant": "現在不能宣告勝利。",

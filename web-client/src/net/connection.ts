@@ -1,6 +1,15 @@
 import { type BackoffOptions, backoffDelay, DEFAULT_BACKOFF } from "./backoff";
 import { type Clock, OPEN, type SocketFactory, type SocketLike, type TimerHandle } from "./env";
-import { type Action, type ClientMsg, type ErrorCode, isFatal, PROTOCOL_VERSION, type ServerMsg } from "./protocol";
+import {
+  type Action,
+  type ChatBody,
+  type ChatChannel,
+  type ClientMsg,
+  type ErrorCode,
+  isFatal,
+  PROTOCOL_VERSION,
+  type ServerMsg,
+} from "./protocol";
 
 /** Refusals of a frame the server did not read, so they carry no action_id. */
 const UNATTRIBUTED_REFUSALS: readonly ErrorCode[] = ["rate_limited", "frame_too_large", "bad_message"];
@@ -315,6 +324,11 @@ export class Connection {
 
   claimWin(): boolean {
     return this.status === "ready" && this.send({ type: "claim_win" });
+  }
+
+  /** A chat message (a spectator's carries the name they chose). */
+  chat(channel: ChatChannel, body: ChatBody, name: string | null): boolean {
+    return this.status === "ready" && this.send({ type: "chat", channel, body, name });
   }
 
   /** This player agrees to reveal the finished game in its replay. */

@@ -1,7 +1,20 @@
 // The client-side store: plain TS over @preact/signals-core (no Preact components here).
 import { batch, computed, signal } from "@preact/signals-core";
 import type { Connection, ConnectionStatus } from "../net/connection";
-import type { Action, Card, ErrorCode, LogEntry, Presence, Role, RoomInfo, ServerMsg, View } from "../net/protocol";
+import type {
+  Action,
+  Card,
+  ChatBody,
+  ChatChannel,
+  ChatMessage,
+  ErrorCode,
+  LogEntry,
+  Presence,
+  Role,
+  RoomInfo,
+  ServerMsg,
+  View,
+} from "../net/protocol";
 import {
   bottomFaction,
   type CardActions,
@@ -21,6 +34,8 @@ export interface LastError {
 }
 
 const LOG_LIMIT = 500;
+/** Chat messages kept in the page (the server sends the latest 100 on joining, then each new one). */
+const CHAT_LIMIT = 300;
 
 export class GameStore {
   readonly status = signal<ConnectionStatus>("idle");
@@ -38,6 +53,8 @@ export class GameStore {
   readonly lastError = signal<LastError | null>(null);
   /** ids of actions sent and not yet answered */
   readonly inFlight = signal<string[]>([]);
+  /** the room's chat as this connection may read it, oldest first */
+  readonly chat = signal<ChatMessage[]>([]);
   /** the store of a replay page: a past step is shown, nothing is to be decided or coached */
   readonly replaying = signal(false);
 
@@ -127,8 +144,12 @@ export class GameStore {
           this.presence.value = msg.presence;
           this.log.value = log;
           this.lastEvents.value = msg.missed ?? [];
+          this.chat.value = mergeChat([], msg.chat);
           break;
         }
+        case "chat":
+          this.chat.value = mergeChat(this.chat.value, msg.messages);
+          break;
         case "update":
           this.seq.value = msg.seq;
           this.view.value = msg.view;
@@ -175,6 +196,11 @@ export class GameStore {
     return this.conn?.claimWin() ?? false;
   }
 
+  /** Sends a chat message; false when it could not be sent (not connected). */
+  sendChat(channel: ChatChannel, body: ChatBody, name: string | null = null): boolean {
+    return this.conn?.chat(channel, body, name) ?? false;
+  }
+
   revealReplay(): boolean {
     return this.conn?.revealReplay() ?? false;
   }
@@ -182,6 +208,14 @@ export class GameStore {
   retryNow(): void {
     this.conn?.retryNow();
   }
+}
+
+/** `known` with `incoming` added, each message once (by id), in id order, the latest CHAT_LIMIT. */
+function mergeChat(known: ChatMessage[], incoming: ChatMessage[]): ChatMessage[] {
+  const byId = new Map(known.map((m) => [m.id, m]));
+  for (const m of incoming) byId.set(m.id, m);
+  const all = [...byId.values()].sort((a, b) => a.id - b.id);
+  return all.length > CHAT_LIMIT ? all.slice(all.length - CHAT_LIMIT) : all;
 }
 
 function trim(log: LogEntry[]): LogEntry[] {

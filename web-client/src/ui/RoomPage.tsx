@@ -8,6 +8,7 @@ import { displayCode } from "../net/roomCode";
 import { GameStore } from "../state/store";
 import { CardDetail } from "./CardDetail";
 import { CharacterChoice } from "./CharacterChoice";
+import { ChatButton, ChatPanel } from "./Chat";
 import { FairnessPanel } from "./Fairness";
 import { GameOver } from "./GameOver";
 import { Lobby } from "./Lobby";
@@ -91,6 +92,7 @@ function Header({ code, store }: { code: string; store: GameStore }) {
       </span>
       {presence && <span class="specs">{t("header.spectators", { n: presence.spectators })}</span>}
       {store.isSpectator.value && <span class="badge">{t("room.spectating")}</span>}
+      {store.view.value && <ChatButton store={store} />}
       <button type="button" class="link rules-link" onClick={openReference}>
         {t("header.rules")}
       </button>
@@ -167,6 +169,7 @@ function Room({ code, store }: { code: string; store: GameStore }) {
         )}
         {body}
         <ErrorToast store={store} />
+        {view && presence && <ChatPanel store={store} />}
         {view && <LogDrawer store={store} />}
         {view && view.phase !== "game_over" && <FairnessPanel fairness={store.room.value?.fairness ?? null} />}
         <Reference />

@@ -1,0 +1,50 @@
+// This browser's own settings, remembered in its storage: the spectator's chat name, which chat
+// voices a player has muted for themselves, and how "your turn" is announced (a sound, a system
+// notification). Nothing here is sent to the server except the chat name with a spectator's message.
+import { signal } from "@preact/signals-core";
+import type { KeyValueStorage } from "../net/env";
+
+export interface Prefs {
+  /** the name a spectator writes under (empty: not chosen yet) */
+  chatName: string;
+  /** a player hides the spectators' chat for themselves */
+  muteSpectators: boolean;
+  /** a player hides the opponent's typed messages (their quick phrases still show) */
+  muteOpponentText: boolean;
+  /** a short sound when it becomes your turn while the page is in the background */
+  sound: boolean;
+  /** a system notification then (asked of the browser when switched on) */
+  notify: boolean;
+}
+
+const DEFAULTS: Prefs = { chatName: "", muteSpectators: false, muteOpponentText: false, sound: true, notify: false };
+const KEY = "evr.prefs";
+
+export const prefs = signal<Prefs>(DEFAULTS);
+let storage: KeyValueStorage | null = null;
+
+/** Reads the saved settings (unknown or damaged values fall back to the defaults). */
+export function loadPrefs(store: KeyValueStorage): void {
+  storage = store;
+  let saved: Partial<Prefs> = {};
+  try {
+    const parsed: unknown = JSON.parse(store.getItem(KEY) ?? "{}");
+    if (parsed && typeof parsed === "object") saved = parsed as Partial<Prefs>;
+  } catch {
+    saved = {};
+  }
+  const pick = <K extends keyof Prefs>(k: K): Prefs[K] =>
+    typeof saved[k] === typeof DEFAULTS[k] ? (saved[k] as Prefs[K]) : DEFAULTS[k];
+  prefs.value = {
+    chatName: pick("chatName"),
+    muteSpectators: pick("muteSpectators"),
+    muteOpponentText: pick("muteOpponentText"),
+    sound: pick("sound"),
+    notify: pick("notify"),
+  };
+}
+
+export function setPref<K extends keyof Prefs>(key: K, value: Prefs[K]): void {
+  prefs.value = { ...prefs.value, [key]: value };
+  storage?.setItem(KEY, JSON.stringify(prefs.value));
+}

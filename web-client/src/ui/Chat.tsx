@@ -1,0 +1,184 @@
+// The room's chat panel, for seats and spectators alike: the messages this connection may read
+// (every text shown as text, never as markup), quick phrases shown in the reader's own language,
+// free text up to 300 characters, a spectator's name (asked once, kept in this browser), and a
+// player's own mutes (the spectators' chat, the opponent's typed messages).
+import { signal } from "@preact/signals";
+import { useEffect, useRef, useState } from "preact/hooks";
+import { colon, sideName, t } from "../i18n";
+import type { ChatBody, ChatChannel, ChatMessage, Phrase } from "../net/protocol";
+import { prefs, setPref } from "../state/prefs";
+import type { GameStore } from "../state/store";
+
+const PHRASES: Phrase[] = ["good_luck", "good_game", "thinking", "well_played", "your_turn", "rematch"];
+const MAX_CHARS = 300;
+const MAX_NAME = 24;
+
+/** The newest message id this page has had the chat panel on screen for. */
+const seenId = signal(0);
+
+/** The header's chat button: how many messages arrived since the panel was last on screen; a
+ *  click brings the panel into view. */
+export function ChatButton({ store }: { store: GameStore }) {
+  const unread = shownChat(store.chat.value, store.me.value).filter((m) => m.id > seenId.value).length;
+  return (
+    <button
+      type="button"
+      class="link chat-link"
+      onClick={() => document.getElementById("chat")?.scrollIntoView({ block: "start" })}
+    >
+      {t("chat.button")}
+      {unread > 0 && <span class="badge unread"> {t("chat.unread", { n: unread })}</span>}
+    </button>
+  );
+}
+
+/** The messages a reader shows after their own mutes. */
+export function shownChat(messages: ChatMessage[], me: "rebel" | "imperial" | null): ChatMessage[] {
+  const p = prefs.value;
+  if (!me) return messages;
+  return messages.filter((m) => {
+    if (m.channel === "spectators") return !p.muteSpectators;
+    const opponent = "seat" in m.from && m.from.seat !== me;
+    return !(opponent && m.body.kind === "text" && p.muteOpponentText);
+  });
+}
+
+function bodyText(body: ChatBody): string {
+  return body.kind === "phrase" ? t(`chat.phrase.${body.phrase}`) : body.text;
+}
+
+function author(m: ChatMessage, me: "rebel" | "imperial" | null): string {
+  if ("seat" in m.from) return sideName(m.from.seat) + (m.from.seat === me ? t("common.youMark") : "");
+  return t("chat.spectatorName", { name: m.from.spectator });
+}
+
+/** The chat as a drawer under the table; `open` follows the header's chat button. */
+export function ChatPanel({ store }: { store: GameStore }) {
+  const me = store.me.value;
+  const spectator = store.isSpectator.value;
+  const channel: ChatChannel = spectator ? "spectators" : "players";
+  const messages = shownChat(store.chat.value, me);
+  const over = store.view.value?.phase === "game_over" || !!store.room.value?.forfeit_winner;
+  const [draft, setDraft] = useState("");
+  const [name, setName] = useState(prefs.value.chatName);
+  const list = useRef<HTMLOListElement>(null);
+  const panel = useRef<HTMLElement>(null);
+  const count = messages.length;
+  const newest = messages.length > 0 ? messages[messages.length - 1]!.id : 0;
+  const [onScreen, setOnScreen] = useState(false);
+  useEffect(() => {
+    const ol = list.current;
+    if (ol) ol.scrollTop = ol.scrollHeight;
+  }, [count]);
+  // messages count as read while the panel is on screen
+  useEffect(() => {
+    const el = panel.current;
+    if (!el || typeof IntersectionObserver === "undefined") return;
+    const io = new IntersectionObserver((entries) => setOnScreen(entries.some((e) => e.isIntersecting)));
+    io.observe(el);
+    return () => io.disconnect();
+  }, []);
+  useEffect(() => {
+    if (onScreen && newest > seenId.value) seenId.value = newest;
+  }, [onScreen, newest]);
+
+  const needsName = spectator && !prefs.value.chatName;
+  const send = (body: ChatBody): boolean => {
+    const chosen = spectator ? (prefs.value.chatName || name.trim()).slice(0, MAX_NAME) : null;
+    if (spectator && !chosen) return false;
+    if (!store.sendChat(channel, body, chosen)) return false;
+    if (spectator && chosen && chosen !== prefs.value.chatName) setPref("chatName", chosen);
+    return true;
+  };
+  const submit = (e: Event) => {
+    e.preventDefault();
+    const text = draft.trim();
+    if (text && send({ kind: "text", text })) setDraft("");
+  };
+  return (
+    <section class="chat panel" aria-labelledby="chat-h" id="chat" ref={panel}>
+      <h2 id="chat-h">{t("chat.title")}</h2>
+      {spectator && <p class="small muted">{t("chat.spectatorsNote")}</p>}
+      {!spectator && !over && <p class="small muted">{t("chat.playersNote")}</p>}
+      {messages.length === 0 ? (
+        <p class="muted small">{t("chat.empty")}</p>
+      ) : (
+        <ol class="chat-list" ref={list} aria-live="polite">
+          {messages.map((m) => (
+            <li key={m.id} class={`chat-msg ${m.channel}${"seat" in m.from ? ` ${m.from.seat}` : ""}`}>
+              <span class="chat-from">
+                {author(m, me)}
+                {colon()}
+              </span>
+              <span class="chat-text">{bodyText(m.body)}</span>
+            </li>
+          ))}
+        </ol>
+      )}
+      <fieldset class="chat-phrases">
+        <legend class="sr-only">{t("chat.phrases")}</legend>
+        {PHRASES.map((p) => (
+          <button
+            key={p}
+            type="button"
+            class="chip"
+            disabled={needsName && !name.trim()}
+            onClick={() => send({ kind: "phrase", phrase: p })}
+          >
+            {t(`chat.phrase.${p}`)}
+          </button>
+        ))}
+      </fieldset>
+      <form class="chat-form" onSubmit={submit}>
+        {needsName && (
+          <label class="chat-name">
+            {t("chat.yourName")}
+            <input
+              type="text"
+              maxLength={MAX_NAME}
+              value={name}
+              autocomplete="nickname"
+              onInput={(e) => setName((e.target as HTMLInputElement).value)}
+            />
+          </label>
+        )}
+        <label class="chat-draft">
+          <span class="sr-only">{t("chat.message")}</span>
+          <input
+            type="text"
+            maxLength={MAX_CHARS}
+            value={draft}
+            placeholder={t("chat.placeholder")}
+            onInput={(e) => setDraft((e.target as HTMLInputElement).value)}
+          />
+        </label>
+        <span class="small muted chat-count" aria-hidden="true">
+          {draft.length}/{MAX_CHARS}
+        </span>
+        <button type="submit" disabled={!draft.trim() || (needsName && !name.trim())}>
+          {t("chat.send")}
+        </button>
+      </form>
+      {!spectator && (
+        <p class="chat-mutes small">
+          <label>
+            <input
+              type="checkbox"
+              checked={prefs.value.muteSpectators}
+              onChange={(e) => setPref("muteSpectators", (e.target as HTMLInputElement).checked)}
+            />{" "}
+            {t("chat.muteSpectators")}
+          </label>
+          <label>
+            <input
+              type="checkbox"
+              checked={prefs.value.muteOpponentText}
+              onChange={(e) => setPref("muteOpponentText", (e.target as HTMLInputElement).checked)}
+            />{" "}
+            {t("chat.muteOpponent")}
+          </label>
+        </p>
+      )}
+    </section>
+  );
+}
