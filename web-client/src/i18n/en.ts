@@ -344,6 +344,14 @@ export const en = {
   "chat.muteSpectators": "Hide the spectators' chat",
   "chat.muteOpponent": "Hide the opponent's typed messages",
   "chat.spectatorName": "{name} (spectator)",
+  "alert.title": "Your turn — EvR Online",
+  "alert.body": "The game is waiting for your decision.",
+  "alert.titleMark": "▶ Your turn ·",
+  "settings.title": "Settings",
+  "settings.yourTurn": "When it is your turn and this page is in the background:",
+  "settings.sound": "Play a short sound",
+  "settings.notify": "Show a system notification",
+  "settings.blocked": "This browser does not allow notifications for this site.",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -348,4 +348,12 @@ export const ja: Messages = {
   "chat.muteSpectators": "観戦者のチャットを非表示",
   "chat.muteOpponent": "相手が入力したメッセージを非表示",
   "chat.spectatorName": "{name}（観戦者）",
+  "alert.title": "あなたの番です — EvR Online",
+  "alert.body": "ゲームがあなたの決定を待っています。",
+  "alert.titleMark": "▶ あなたの番 ·",
+  "settings.title": "設定",
+  "settings.yourTurn": "あなたの番で、このページが裏にあるとき：",
+  "settings.sound": "短い音を鳴らす",
+  "settings.notify": "システム通知を表示する",
+  "settings.blocked": "このブラウザではこのサイトの通知が許可されていません。",
 };

@@ -344,4 +344,12 @@ export const zhHant: Messages = {
   "chat.muteSpectators": "隱藏觀戰者的聊天",
   "chat.muteOpponent": "隱藏對手輸入的訊息",
   "chat.spectatorName": "{name}（觀戰者）",
+  "alert.title": "輪到你了 — EvR Online",
+  "alert.body": "遊戲正在等你做決定。",
+  "alert.titleMark": "▶ 輪到你了 ·",
+  "settings.title": "設定",
+  "settings.yourTurn": "輪到你而這個頁面在背景時：",
+  "settings.sound": "播放短音效",
+  "settings.notify": "顯示系統通知",
+  "settings.blocked": "這個瀏覽器不允許本網站顯示通知。",
 };

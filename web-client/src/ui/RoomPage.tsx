@@ -6,6 +6,7 @@ import { browserSocketFactory, realClock, wsUrlFor } from "../net/env";
 import { otherFaction } from "../net/protocol";
 import { displayCode } from "../net/roomCode";
 import { GameStore } from "../state/store";
+import { useTurnAlerts } from "./attention";
 import { CardDetail } from "./CardDetail";
 import { CharacterChoice } from "./CharacterChoice";
 import { ChatButton, ChatPanel } from "./Chat";
@@ -14,6 +15,7 @@ import { GameOver } from "./GameOver";
 import { Lobby } from "./Lobby";
 import { Planning } from "./Planning";
 import { Reference } from "./Reference";
+import { SettingsMenu } from "./Settings";
 import { tokens } from "./services";
 import { Table } from "./Table";
 import { LanguagePicker } from "./widgets";
@@ -96,6 +98,7 @@ function Header({ code, store }: { code: string; store: GameStore }) {
       <button type="button" class="link rules-link" onClick={openReference}>
         {t("header.rules")}
       </button>
+      {!store.isSpectator.value && <SettingsMenu />}
       <LanguagePicker />
     </header>
   );
@@ -152,9 +155,7 @@ function Room({ code, store }: { code: string; store: GameStore }) {
     lastPhase.current = phaseKey;
   }, [phaseKey]);
   const title = `${t("header.room", { code: displayCode(code) })} · ${t("app.title")}`;
-  useEffect(() => {
-    document.title = title;
-  }, [title]);
+  useTurnAlerts(store, title);
   return (
     <div class={`room ${me ?? "spectator"}`}>
       <Header code={code} store={store} />
