@@ -3,6 +3,7 @@ import type { Mode } from "./Mode";
 import type { Opponent } from "./Opponent";
 import type { SideChoice } from "./SideChoice";
 import type { SpectatorPolicy } from "./SpectatorPolicy";
+import type { TimeControl } from "./TimeControl";
 
 /**
  * The options of `POST /api/rooms`.
@@ -17,4 +18,8 @@ opponent?: Opponent,
  * choice) can be downloaded at once, as if both players had agreed (`reveal_replay`). The room's
  * pages say so before anyone makes a secret choice. Absent means no.
  */
-reveal_at_end?: boolean, };
+reveal_at_end?: boolean, 
+/**
+ * A time control for every game of the room; absent: no clock.
+ */
+clock?: TimeControl, };

@@ -129,6 +129,17 @@ impl Bot {
     }
 
     /// The action to take, or `None` when the view lists no legal action.
+    /// Like [`Bot::try_decide`], searching no longer than `limit` (a clock's budget) when given.
+    pub fn try_decide_within(&mut self, view: &View, limit: Option<Duration>) -> Option<Action> {
+        let saved = self.config;
+        if let Some(limit) = limit {
+            self.config.time_limit = Some(self.config.time_limit.map_or(limit, |t| t.min(limit)));
+        }
+        let action = self.try_decide(view);
+        self.config = saved;
+        action
+    }
+
     pub fn try_decide(&mut self, view: &View) -> Option<Action> {
         let first = *view.legal_actions.first()?;
         if view.legal_actions.len() == 1 {

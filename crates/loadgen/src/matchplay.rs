@@ -70,6 +70,7 @@ pub async fn play(
         spectators: SpectatorPolicy::AnyoneWithLink,
         opponent: None,
         reveal_at_end: false,
+        clock: None,
     };
     let created = http::create_room(addr, &options).await.context("create room")?;
     let invite = created

@@ -4,7 +4,7 @@
 use evr_rules::{Faction, Outcome};
 use serde::{Deserialize, Serialize};
 
-use crate::{ErrorCode, SpectatorPolicy};
+use crate::{ErrorCode, ForfeitReason, SpectatorPolicy};
 
 /// `POST` here with [`crate::RoomOptions`] to create a room; the answer is a [`CreatedRoom`] (201).
 pub const CREATE_ROOM_PATH: &str = "/api/rooms";
@@ -112,8 +112,10 @@ pub struct GameSummary {
     pub over: bool,
     /// How the rules ended it (`null` while it is played or when a win was claimed).
     pub outcome: Option<Outcome>,
-    /// The side that claimed the win after the opponent stayed away.
+    /// The side that won outside the rules (see `forfeit_reason`).
     pub forfeit_winner: Option<Faction>,
+    /// Why: the win was claimed after the opponent stayed away, or the loser's clock ran out.
+    pub forfeit_reason: Option<ForfeitReason>,
     /// Its replay file can be downloaded (`replay_path`): over, and revealed by both players.
     pub replay_available: bool,
 }

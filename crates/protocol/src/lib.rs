@@ -26,6 +26,7 @@
 
 mod chat;
 mod client;
+mod clock;
 mod error_code;
 mod http;
 mod presence;
@@ -39,6 +40,7 @@ pub use chat::{
     CHAT_HISTORY, ChatAuthor, ChatBody, ChatChannel, ChatMessage, MAX_CHAT_CHARS, MAX_CHAT_NAME_CHARS, Phrase,
 };
 pub use client::ClientMsg;
+pub use clock::{ClockView, ForfeitReason, TimeControl};
 pub use error_code::ErrorCode;
 pub use http::{
     ApiErrorBody, CREATE_ROOM_PATH, CreatedRoom, GameArchive, GameSummary, JoinRequest, JoinedRoom, RoomStatus,

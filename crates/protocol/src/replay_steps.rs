@@ -5,7 +5,7 @@
 use evr_rules::{Faction, LogEntry, Mode, Outcome, View, Viewer};
 use serde::{Deserialize, Serialize};
 
-use crate::Fairness;
+use crate::{Fairness, ForfeitReason};
 
 /// Whose eyes a replay is seen through (`?eyes=` of [`replay_steps_path`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -59,8 +59,10 @@ pub struct ReplaySteps {
     pub fairness: Option<Fairness>,
     /// How the rules ended it (`null` when a win was claimed).
     pub outcome: Option<Outcome>,
-    /// The side that claimed the win after the opponent stayed away.
+    /// The side that won outside the rules (see `forfeit_reason`).
     pub forfeit_winner: Option<Faction>,
+    /// Why: the win was claimed after the opponent stayed away, or the loser's clock ran out.
+    pub forfeit_reason: Option<ForfeitReason>,
     /// The game as it started, then after each of its actions, in order.
     pub steps: Vec<ReplayStep>,
 }

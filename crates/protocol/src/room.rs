@@ -4,6 +4,8 @@
 use evr_rules::{ByFaction, Faction, Mode};
 use serde::{Deserialize, Serialize};
 
+use crate::{ForfeitReason, TimeControl};
+
 /// Which side the room creator takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -63,6 +65,10 @@ pub struct RoomOptions {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     #[cfg_attr(feature = "ts", ts(optional, as = "Option<bool>"))]
     pub reveal_at_end: bool,
+    /// A time control for every game of the room; absent: no clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub clock: Option<TimeControl>,
 }
 
 /// What a connection is in a room.
@@ -84,8 +90,11 @@ pub struct RoomInfo {
     pub game_number: u32,
     /// Who asked for a rematch of the finished game, `[rebel, imperial]`.
     pub rematch_requested: ByFaction<bool>,
-    /// The game ended because this side claimed the win after the opponent stayed away.
+    /// The game ended outside the rules with this side the winner: see `forfeit_reason`.
     pub forfeit_winner: Option<Faction>,
+    /// Why (with `forfeit_winner`): the opponent stayed away and the win was claimed, or the
+    /// loser's clock ran out.
+    pub forfeit_reason: Option<ForfeitReason>,
     /// The current game's provably fair shuffles: its commitment, and its key and salt once it is
     /// over. `None` for a game stored before commitments existed.
     pub fairness: Option<Fairness>,

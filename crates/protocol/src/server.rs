@@ -4,7 +4,7 @@
 use evr_rules::{LogEntry, View};
 use serde::{Deserialize, Serialize};
 
-use crate::{ChatMessage, ErrorCode, Presence, Role, RoomInfo};
+use crate::{ChatMessage, ClockView, ErrorCode, Presence, Role, RoomInfo};
 
 /// A server message.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -17,6 +17,7 @@ pub enum ServerMsg {
     /// `missed`: after a reconnect with `last_seq` in this game, what happened since, as you may
     /// know it (the tail of `log`); `None` when the server cannot tell.
     /// `chat`: the room's latest chat messages you may read (up to `CHAT_HISTORY`), oldest first.
+    /// `clock`: the clocks now, in a room with a time control.
     Welcome {
         version: u32,
         you: Role,
@@ -27,12 +28,19 @@ pub enum ServerMsg {
         log: Vec<LogEntry>,
         missed: Option<Vec<LogEntry>>,
         chat: Vec<ChatMessage>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        clock: Option<ClockView>,
     },
-    /// The game changed. `events` are what happened since `seq - 1`, as you may know it.
+    /// The game changed. `events` are what happened since `seq - 1`, as you may know it. `clock`:
+    /// the clocks after it, in a room with a time control.
     Update {
         seq: u32,
         view: Box<View>,
         events: Vec<LogEntry>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[cfg_attr(feature = "ts", ts(optional))]
+        clock: Option<ClockView>,
     },
     /// Your action `action_id` was stored and applied as update `seq` (sent again, with the same
     /// `seq`, if the same action id arrives twice).
@@ -48,6 +56,11 @@ pub enum ServerMsg {
     /// spectators wrote during it (for the seats).
     Chat {
         messages: Vec<ChatMessage>,
+    },
+    /// The clocks changed without an update: they started (both seats taken) or stopped (the game
+    /// ended, a clock ran out).
+    Clock {
+        clock: ClockView,
     },
     /// Who is connected changed.
     Presence {

@@ -47,6 +47,10 @@ pub struct Config {
     /// two matches can be compared. Never set it in production.
     #[arg(long, env = "EVR_TEST_FIXED_SEED", hide = true)]
     pub test_fixed_seed: Option<u64>,
+    /// Tests only: the smallest clock bank a room may ask for, in seconds (60 otherwise), so that a
+    /// test can watch a clock run out.
+    #[arg(long, env = "EVR_TEST_MIN_CLOCK_BANK_SECS", hide = true, default_value_t = evr_protocol::TimeControl::MIN_BANK_SECS)]
+    pub min_clock_bank_secs: u32,
     /// Log as JSON lines.
     #[arg(long, env = "EVR_LOG_JSON", default_value_t = false)]
     pub log_json: bool,
@@ -79,6 +83,7 @@ impl Config {
             computer_delay_ms: 0,
             room_idle_secs: 600,
             test_fixed_seed: None,
+            min_clock_bank_secs: 1,
             log_json: false,
         }
     }

@@ -53,6 +53,14 @@ pub async fn create_room(
     }
     let options: RoomOptions =
         serde_json::from_slice(&body).map_err(|e| ApiError::new(ErrorCode::BadMessage, e.to_string()))?;
+    if let Some(control) = options.clock
+        && !control.is_sane(app.config.min_clock_bank_secs)
+    {
+        return Err(ApiError::new(
+            ErrorCode::BadMessage,
+            "a time control is a bank of 1 to 90 minutes and 0 to 120 seconds a decision",
+        ));
+    }
     let internal = |e: std::io::Error| ApiError::new(ErrorCode::StorageFailed, e.to_string());
     let creator_faction = match options.side {
         SideChoice::Rebel => Faction::Rebel,

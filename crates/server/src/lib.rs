@@ -7,6 +7,7 @@
 mod app;
 pub mod chat;
 mod client;
+pub mod clock;
 pub mod config;
 pub mod fairness;
 mod http;

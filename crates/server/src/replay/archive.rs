@@ -39,6 +39,7 @@ fn summary(code: &str, options: &RoomOptions, game: &StoredGame) -> Result<GameS
         over,
         outcome,
         forfeit_winner: game.result.and_then(|r| r.forfeit_winner),
+        forfeit_reason: super::forfeit_reason(game),
         replay_available: over && matches!(game.secret, GameSecret::Committed { .. }) && revealed(options, game),
     })
 }

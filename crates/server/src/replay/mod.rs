@@ -155,6 +155,11 @@ fn is_over(outcome: Option<Outcome>, game: &StoredGame) -> bool {
     outcome.is_some() || game.result.is_some_and(|r| r.forfeit_winner.is_some())
 }
 
+/// Why a game was won outside the rules, if it was.
+fn forfeit_reason(game: &StoredGame) -> Option<evr_protocol::ForfeitReason> {
+    game.result.filter(|r| r.forfeit_winner.is_some()).map(|r| r.reason)
+}
+
 /// The refusal for a game still being played.
 fn not_over() -> ApiError {
     ApiError::new(

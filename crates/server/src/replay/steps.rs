@@ -118,6 +118,7 @@ fn build(
         fairness: game.secret.public(true),
         outcome,
         forfeit_winner: game.result.and_then(|r| r.forfeit_winner),
+        forfeit_reason: super::forfeit_reason(&game),
         steps,
     })
 }

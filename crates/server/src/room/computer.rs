@@ -44,7 +44,8 @@ impl Room {
         let Some(tx) = self.self_tx.as_ref().and_then(|w| w.upgrade()) else {
             return;
         };
-        let viewer = Viewer::Seat(self.current.faction_of(Seat::Guest));
+        let faction = self.current.faction_of(Seat::Guest);
+        let viewer = Viewer::Seat(faction);
         let view = self.current.game.view(viewer);
         if view.legal_actions.is_empty() {
             return;
@@ -52,10 +53,21 @@ impl Room {
         seat.thinking = true;
         let bot = seat.bot.clone();
         let based_on = self.seq;
-        let delay = self.config.computer_delay();
+        // With a clock the computer spends at most a fortieth of its time left on a decision,
+        // thinking and waiting together, so it never runs out.
+        let budget = self
+            .clock
+            .as_ref()
+            .map(|c| c.remaining_at(Instant::now())[faction] / 40);
+        let delay = budget.map_or(self.config.computer_delay(), |b| {
+            self.config.computer_delay().min(b / 2)
+        });
+        let think = budget.map(|b| b / 2);
         tokio::spawn(async move {
             let started = Instant::now();
-            let decided = tokio::task::spawn_blocking(move || bot.lock().ok().and_then(|mut b| b.try_decide(&view)));
+            let decided = tokio::task::spawn_blocking(move || {
+                bot.lock().ok().and_then(|mut b| b.try_decide_within(&view, think))
+            });
             let action = decided.await.ok().flatten();
             if let Some(rest) = delay.checked_sub(started.elapsed()) {
                 tokio::time::sleep(rest).await;
@@ -68,6 +80,9 @@ impl Room {
     pub(super) async fn computer_action(&mut self, based_on: u32, action: Option<Action>) {
         if let Some(seat) = &mut self.computer {
             seat.thinking = false;
+        }
+        if self.check_clocks().await || self.current.is_over() {
+            return;
         }
         match action {
             // The game moved on while it thought (the person acted in a simultaneous phase).

@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use evr_protocol::ForfeitReason;
 use evr_rules::{ByFaction, Event, Faction, Game};
 
 use super::seat::{BySeat, Seat};
@@ -23,8 +24,10 @@ pub(super) struct Match {
     pub(super) history: Vec<(u32, Vec<Event>)>,
     /// Applied action ids per side, with the update `seq` they produced (idempotency).
     pub(super) applied: HashMap<(Faction, String), u32>,
-    /// A win claimed because the opponent stayed away (not a rules outcome).
+    /// A win outside the rules: claimed because the opponent stayed away, or on time.
     pub(super) forfeit_winner: Option<Faction>,
+    /// Why `forfeit_winner` won.
+    pub(super) forfeit_reason: Option<ForfeitReason>,
     /// Which seats asked for a rematch of this (finished) game.
     pub(super) rematch: BySeat<bool>,
     /// Which players agreed to reveal this finished game in its replay (stored).
@@ -44,6 +47,7 @@ impl Match {
             history: Vec::new(),
             applied: HashMap::new(),
             forfeit_winner: None,
+            forfeit_reason: None,
             rematch: BySeat::default(),
             reveal: ByFaction::splat(false),
         }

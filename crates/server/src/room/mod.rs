@@ -4,10 +4,12 @@
 //!
 //! This file holds the room's state and its dispatcher; each kind of command is handled in its own
 //! file: `seats.rs` (connecting, leaving, joining, claiming a win), `play.rs` (actions and
-//! rematches), `chat.rs` (the chat, whose rules are `crate::chat`), `computer.rs` (the computer
-//! opponent), `recovery.rs` (rebuilding from the store).
+//! rematches), `chat.rs` (the chat, whose rules are `crate::chat`), `clock.rs` (the clocks, whose
+//! arithmetic is `crate::clock`), `computer.rs` (the computer opponent), `recovery.rs` (rebuilding
+//! from the store).
 
 mod chat;
+mod clock;
 mod command;
 mod computer;
 mod game_match;
@@ -49,6 +51,13 @@ struct Conn {
     chat_allowance: crate::chat::Allowance,
 }
 
+/// What woke the room actor.
+enum Wake {
+    Command(Command),
+    /// A clock may have run out.
+    Clock,
+}
+
 /// The state a room actor owns.
 pub struct Room {
     code: String,
@@ -70,6 +79,10 @@ pub struct Room {
     self_tx: Option<mpsc::WeakSender<Command>>,
     /// The latest chat messages.
     chat: crate::chat::ChatLog,
+    /// The current game's clocks, in a room with a time control.
+    clock: Option<crate::clock::Clock>,
+    /// A loss on time whose write failed is tried again at this time.
+    clock_retry_at: Option<Instant>,
 }
 
 /// Seconds since 1970 (UTC), for dates kept in the store.
@@ -132,6 +145,8 @@ impl Room {
             computer: None,
             self_tx: None,
             chat: crate::chat::ChatLog::default(),
+            clock: None,
+            clock_retry_at: None,
         }
     }
 
@@ -183,6 +198,7 @@ impl Room {
             config,
         );
         room.computer = computer;
+        room.clock = room.fresh_clock(Instant::now());
         Ok(room)
     }
 
@@ -195,21 +211,26 @@ impl Room {
         RoomHandle { tx }
     }
 
-    /// The next command; `None` when the room should stop: its mailbox closed, or it sat idle
-    /// with no connection and the registry let it go.
-    async fn next_command(&self, rx: &mut mpsc::Receiver<Command>, registry: &Registry) -> Option<Command> {
+    /// What wakes the room next; `None` when the room should stop: its mailbox closed, or it sat
+    /// idle with no connection (and no clock running) and the registry let it go.
+    async fn next_wake(&self, rx: &mut mpsc::Receiver<Command>, registry: &Registry) -> Option<Wake> {
         loop {
-            if !self.conns.is_empty() {
-                return rx.recv().await;
-            }
-            match tokio::time::timeout(self.config.room_idle(), rx.recv()).await {
-                Ok(cmd) => return cmd,
-                Err(_) if registry.release_if_unused(&self.code, rx) => {
-                    metrics::counter!(m::ROOMS_RELEASED).increment(1);
-                    tracing::debug!(room = %self.code, "idle room left memory");
-                    return None;
+            let deadline = self.clock_deadline().map(tokio::time::Instant::from_std);
+            // A running clock keeps the room in memory: it must run out even if everyone left.
+            let idle = self.conns.is_empty() && deadline.is_none();
+            tokio::select! {
+                cmd = rx.recv() => return cmd.map(Wake::Command),
+                _ = tokio::time::sleep_until(deadline.unwrap_or_else(tokio::time::Instant::now)), if deadline.is_some() => {
+                    return Some(Wake::Clock);
                 }
-                Err(_) => {} // someone still holds a handle: wait another period
+                _ = tokio::time::sleep(self.config.room_idle()), if idle => {
+                    if registry.release_if_unused(&self.code, rx) {
+                        metrics::counter!(m::ROOMS_RELEASED).increment(1);
+                        tracing::debug!(room = %self.code, "idle room left memory");
+                        return None;
+                    }
+                    // someone still holds a handle: wait another period
+                }
             }
         }
     }
@@ -217,7 +238,14 @@ impl Room {
     async fn run(mut self, mut rx: mpsc::Receiver<Command>, registry: Arc<Registry>) {
         metrics::gauge!(m::ROOMS).increment(1.0);
         self.schedule_computer();
-        while let Some(cmd) = self.next_command(&mut rx, &registry).await {
+        while let Some(wake) = self.next_wake(&mut rx, &registry).await {
+            let cmd = match wake {
+                Wake::Command(cmd) => cmd,
+                Wake::Clock => {
+                    self.check_clocks().await;
+                    continue;
+                }
+            };
             match cmd {
                 Command::Connect {
                     conn,

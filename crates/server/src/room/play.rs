@@ -46,7 +46,7 @@ impl Room {
                 Some(action_id),
             );
         }
-        if self.current.forfeit_winner.is_some() {
+        if self.check_clocks().await || self.current.forfeit_winner.is_some() {
             let e = ErrorCode::Rule(evr_rules::RuleError::GameOver);
             return self.error(conn, e, "the game is over", Some(action_id));
         }
@@ -85,6 +85,11 @@ impl Room {
             .apply(seat, action)
             .map_err(|e| (ErrorCode::Rule(e), e.to_string()))?;
         let seq = self.seq + 1;
+        let now = Instant::now();
+        let mut clock = self.clock.clone();
+        if let Some(c) = &mut clock {
+            c.after_decision(now, seat, &super::clock::deciding(&next));
+        }
         let write = self.store.submit(WriteOp::AppendAction {
             code: self.code.clone(),
             game_no: self.current.game_no,
@@ -92,6 +97,9 @@ impl Room {
             seat,
             action,
             action_id: action_id.clone(),
+            clock_ms: clock
+                .as_ref()
+                .map(|c| c.remaining_at(now).map(|d| d.as_millis() as u64)),
         });
         if !matches!(write.await, Ok(Ok(()))) {
             return Err((
@@ -100,6 +108,7 @@ impl Room {
             ));
         }
         self.current.game = next;
+        self.clock = clock;
         self.seq = seq;
         self.current.applied.insert((seat, action_id), seq);
         self.current.history.push((seq, events));
@@ -109,6 +118,7 @@ impl Room {
 
     pub(super) fn broadcast_update(&mut self) {
         let seq = self.seq;
+        let clock = self.clock_view();
         self.broadcast(|room, viewer| {
             let events = room
                 .current
@@ -120,6 +130,7 @@ impl Room {
                 seq,
                 view: Box::new(room.current.game.view(viewer)),
                 events,
+                clock,
             }
         });
         // The game just ended (no action follows the last one): its key and salt are now
@@ -177,6 +188,7 @@ impl Room {
         }
         self.seq = seq;
         self.current = Match::new(game_no, creator_faction, game, secret, seq);
+        self.clock = self.fresh_clock(Instant::now());
         // Roles changed (sides swap): everyone gets a fresh welcome.
         let targets: Vec<(ConnId, Option<Seat>)> = self.conns.iter().map(|(id, c)| (*id, c.seat)).collect();
         for (id, p) in targets {

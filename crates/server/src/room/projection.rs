@@ -35,6 +35,7 @@ impl Room {
             game_number: self.current.game_no,
             rematch_requested: ByFaction::from_fn(|f| self.current.rematch[self.current.seat_of(f)]),
             forfeit_winner: self.current.forfeit_winner,
+            forfeit_reason: self.current.forfeit_reason,
             fairness: self.current.secret.public(self.current.is_over()),
             // a room created with "reveal at the end" agreed for both when the guest joined it
             reveal_agreed: if self.options.reveal_at_end {
@@ -154,6 +155,7 @@ impl Room {
             chat: self
                 .chat
                 .history(super::chat::reader_of(player.is_some()), self.chat_at()),
+            clock: self.clock_view(),
         }
     }
 }

@@ -61,6 +61,8 @@ impl Room {
         current.history = replayed.history;
         current.applied = replayed.applied;
         current.forfeit_winner = last.result.and_then(|r| r.forfeit_winner);
+        current.forfeit_reason = last.result.filter(|r| r.forfeit_winner.is_some()).map(|r| r.reason);
+        let actions = last.actions.clone();
         current.reveal = last.reveal;
 
         let computer = computer_seat(&stored.options, &config);
@@ -88,6 +90,7 @@ impl Room {
         );
         room.seq = replayed.seq;
         room.chat = crate::chat::ChatLog::from_stored(stored.chat);
+        room.clock = room.recovered_clock(&actions, now);
         room.away_since = away_since;
         room.computer = computer;
         Ok(room)

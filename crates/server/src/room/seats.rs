@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use evr_protocol::{ErrorCode, Role, RoomStatus, ServerMsg, SpectatorPolicy};
+use evr_protocol::{ErrorCode, ForfeitReason, Role, RoomStatus, ServerMsg, SpectatorPolicy};
 use tokio::sync::mpsc;
 
 use super::seat::Seat;
@@ -116,6 +116,7 @@ impl Room {
         // The guest has not connected yet: their clock for claims starts now.
         self.away_since[Seat::Guest] = Some(Instant::now());
         self.broadcast_presence();
+        self.start_clock();
         Ok(Joined {
             faction: self.current.faction_of(Seat::Guest),
             token,
@@ -141,6 +142,7 @@ impl Room {
         let winner = self.current.faction_of(player);
         let result = GameResult {
             forfeit_winner: Some(winner),
+            reason: ForfeitReason::OpponentAway,
         };
         let write = self.store.submit(WriteOp::EndGame {
             code: self.code.clone(),
@@ -151,8 +153,13 @@ impl Room {
             return self.error(conn, ErrorCode::StorageFailed, "the claim could not be stored", None);
         }
         self.current.forfeit_winner = Some(winner);
+        self.current.forfeit_reason = Some(ForfeitReason::OpponentAway);
+        if let Some(c) = &mut self.clock {
+            c.stop(Instant::now());
+        }
         let room = self.room_info();
         self.broadcast(|_, _| ServerMsg::Room { room: room.clone() });
+        self.broadcast_clock();
         self.show_spectators_chat_to_seats();
     }
 }

@@ -110,6 +110,7 @@ impl Fixture {
             spectators: SpectatorPolicy::AnyoneWithLink,
             opponent: None,
             reveal_at_end: false,
+            clock: None,
         };
         let room = Room::create(
             "ROOMCODE00".into(),
@@ -288,6 +289,7 @@ async fn a_refused_join_write_leaves_the_seat_free_and_tells_nobody() {
             spectators: SpectatorPolicy::AnyoneWithLink,
             opponent: None,
             reveal_at_end: false,
+            clock: None,
         },
         Faction::Imperial,
         INVITE,

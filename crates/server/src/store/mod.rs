@@ -9,7 +9,7 @@ mod sqlite;
 
 use std::path::PathBuf;
 
-use evr_protocol::RoomOptions;
+use evr_protocol::{ForfeitReason, RoomOptions};
 use evr_rules::{Action, ByFaction, Faction};
 use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
@@ -46,8 +46,11 @@ pub enum StoreError {
 /// How a game ended outside the rules, as stored with the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameResult {
-    /// The side that claimed the win after the opponent stayed away.
+    /// The side that won outside the rules (a claimed win, the opponent's clock ran out).
     pub forfeit_winner: Option<Faction>,
+    /// Why; results stored before clocks existed were claimed wins.
+    #[serde(default)]
+    pub reason: ForfeitReason,
 }
 
 /// One change to persist.
@@ -82,6 +85,8 @@ pub enum WriteOp {
         seat: Faction,
         action: Action,
         action_id: String,
+        /// In a room with a clock: each side's time left after this action, in milliseconds.
+        clock_ms: Option<ByFaction<u64>>,
     },
     /// The player of `faction` agreed to reveal finished game `game_no` in its replay.
     AgreeToReveal {
@@ -156,4 +161,6 @@ pub struct StoredAction {
     pub seat: Faction,
     pub action: Action,
     pub action_id: String,
+    /// Each side's time left after it, in a room with a clock.
+    pub clock_ms: Option<ByFaction<u64>>,
 }

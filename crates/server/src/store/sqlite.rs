@@ -81,6 +81,10 @@ CREATE TABLE chat (
 );
 ";
 
+/// Version 6: with a clock, each side's time left after each action (`[rebel, imperial]` in
+/// milliseconds, JSON), so a restart resumes the clocks where the last action left them.
+const CLOCKS: &str = "ALTER TABLE actions ADD COLUMN clock_ms TEXT;";
+
 fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
         M::up(SCHEMA),
@@ -88,6 +92,7 @@ fn migrations() -> Migrations<'static> {
         M::up(REVEAL),
         M::up(STARTED_AT),
         M::up(CHAT),
+        M::up(CLOCKS),
     ])
 }
 
@@ -325,9 +330,19 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
             seat,
             action,
             action_id,
+            clock_ms,
         } => conn.execute(
-            "INSERT INTO actions (room_code, game_no, seq, seat, action, action_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![code, game_no, seq, faction_text(*seat), to_json(action)?, action_id],
+            "INSERT INTO actions (room_code, game_no, seq, seat, action, action_id, clock_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![
+                code,
+                game_no,
+                seq,
+                faction_text(*seat),
+                to_json(action)?,
+                action_id,
+                clock_ms.map(|c| to_json(&c)).transpose()?
+            ],
         ),
         WriteOp::AgreeToReveal { code, game_no, faction } => conn.execute(
             match faction {
@@ -471,7 +486,7 @@ fn load_chat(conn: &Connection, code: &str) -> Result<Vec<StoredChat>, StoreErro
 fn load_actions(conn: &Connection, code: &str, game_no: u32) -> Result<Vec<StoredAction>, StoreError> {
     let mut stmt = conn
         .prepare_cached(
-            "SELECT seq, seat, action, action_id FROM actions WHERE room_code = ?1 AND game_no = ?2 ORDER BY seq",
+            "SELECT seq, seat, action, action_id, clock_ms FROM actions WHERE room_code = ?1 AND game_no = ?2 ORDER BY seq",
         )
         .map_err(read_error)?;
     let rows = stmt
@@ -481,17 +496,21 @@ fn load_actions(conn: &Connection, code: &str, game_no: u32) -> Result<Vec<Store
                 r.get::<_, String>(1)?,
                 r.get::<_, String>(2)?,
                 r.get::<_, String>(3)?,
+                r.get::<_, Option<String>>(4)?,
             ))
         })
         .map_err(read_error)?;
     let mut actions = Vec::new();
     for row in rows {
-        let (seq, seat, action, action_id) = row.map_err(read_error)?;
+        let (seq, seat, action, action_id, clock_ms) = row.map_err(read_error)?;
         actions.push(StoredAction {
             seq,
             seat: faction_from_text(&seat)?,
             action: from_json(&action, || format!("room {code} seq {seq}: action"))?,
             action_id,
+            clock_ms: clock_ms
+                .map(|c| from_json(&c, || format!("room {code} seq {seq}: clock")))
+                .transpose()?,
         });
     }
     Ok(actions)

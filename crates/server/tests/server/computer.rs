@@ -10,7 +10,7 @@ use crate::support::{self, Client, Welcome};
 
 /// The person plays random legal actions until the game is over; the computer plays its side.
 /// Returns the last view and how many updates the computer's moves produced.
-async fn play_against_computer(me: &mut Client, welcome: Welcome, seed: u64) -> Result<(View, usize)> {
+pub(crate) async fn play_against_computer(me: &mut Client, welcome: Welcome, seed: u64) -> Result<(View, usize)> {
     let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
     let mut seq = welcome.seq;
     let mut view = welcome.view;

@@ -8,6 +8,7 @@ mod support;
 
 mod bad_input;
 mod chat;
+mod clocks;
 mod computer;
 mod durability;
 mod games;

@@ -35,7 +35,7 @@ impl Seen {
         loop {
             let (s, view, events) = c
                 .recv_until("an update", |m| match m {
-                    ServerMsg::Update { seq, view, events } => Some((seq, *view, events)),
+                    ServerMsg::Update { seq, view, events, .. } => Some((seq, *view, events)),
                     _ => None,
                 })
                 .await?;
@@ -318,6 +318,7 @@ async fn a_spectators_replay_is_the_same_whatever_the_hidden_choices_were() -> R
                     seat: *seat,
                     action: *action,
                     action_id: format!("a{i}"),
+                    clock_ms: None,
                 });
             }
             ops.push(WriteOp::EndGame {
@@ -325,6 +326,7 @@ async fn a_spectators_replay_is_the_same_whatever_the_hidden_choices_were() -> R
                 game_no: 1,
                 result: GameResult {
                     forfeit_winner: Some(Faction::Rebel),
+                    reason: Default::default(),
                 },
             });
             for op in ops {

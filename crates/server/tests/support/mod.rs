@@ -154,6 +154,7 @@ pub fn options(mode: Mode) -> RoomOptions {
         spectators: SpectatorPolicy::AnyoneWithLink,
         opponent: None,
         reveal_at_end: false,
+        clock: None,
     }
 }
 
