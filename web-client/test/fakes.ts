@@ -150,6 +150,7 @@ export const ROOM = {
   game_number: 1,
   rematch_requested: [false, false] as [boolean, boolean],
   forfeit_winner: null,
+  forfeit_reason: null,
   // SHA-256(salt ‖ seed) of FAIR_SALT and FAIR_SEED below; seed and salt are told after the game
   fairness: { commitment: FAIR_COMMITMENT, seed: null, salt: null } as Fairness | null,
   reveal_agreed: [false, false] as [boolean, boolean],

@@ -43,6 +43,7 @@ function steps(viewer: View["viewer"], over: Partial<ReplaySteps> = {}): ReplayS
     fairness: { commitment: FAIR_COMMITMENT, seed: FAIR_SEED, salt: FAIR_SALT },
     outcome: { winner: "imperial", reason: "victory_points", vp: [3, 7] },
     forfeit_winner: null,
+    forfeit_reason: null,
     steps: [
       {
         seq: 4,

@@ -352,6 +352,14 @@ export const en = {
   "settings.sound": "Play a short sound",
   "settings.notify": "Show a system notification",
   "settings.blocked": "This browser does not allow notifications for this site.",
+  "landing.clock": "Clock",
+  "landing.clockNone": "No clock",
+  "landing.clockCustom": "Custom",
+  "landing.clockMinutes": "Minutes per player",
+  "landing.clockIncrement": "Seconds added per decision",
+  "clock.title": "Clocks",
+  "clock.running": "(running)",
+  "over.onTime": "The {side} ran out of time.",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -356,4 +356,12 @@ export const ja: Messages = {
   "settings.sound": "短い音を鳴らす",
   "settings.notify": "システム通知を表示する",
   "settings.blocked": "このブラウザではこのサイトの通知が許可されていません。",
+  "landing.clock": "持ち時間",
+  "landing.clockNone": "なし",
+  "landing.clockCustom": "カスタム",
+  "landing.clockMinutes": "1人あたりの分数",
+  "landing.clockIncrement": "1回の決定ごとの加算秒数",
+  "clock.title": "持ち時間",
+  "clock.running": "（計時中）",
+  "over.onTime": "{side}の持ち時間が切れました。",
 };

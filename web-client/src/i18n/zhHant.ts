@@ -352,4 +352,12 @@ export const zhHant: Messages = {
   "settings.sound": "播放短音效",
   "settings.notify": "顯示系統通知",
   "settings.blocked": "這個瀏覽器不允許本網站顯示通知。",
+  "landing.clock": "計時",
+  "landing.clockNone": "不計時",
+  "landing.clockCustom": "自訂",
+  "landing.clockMinutes": "每位玩家分鐘數",
+  "landing.clockIncrement": "每次決定增加秒數",
+  "clock.title": "計時器",
+  "clock.running": "（計時中）",
+  "over.onTime": "{side}的時間用完了。",
 };

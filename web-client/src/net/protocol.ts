@@ -14,6 +14,7 @@ export type { ChatChannel } from "../../../proto/ts/ChatChannel";
 export type { ChatMessage } from "../../../proto/ts/ChatMessage";
 export type { Choice } from "../../../proto/ts/Choice";
 export type { ClientMsg } from "../../../proto/ts/ClientMsg";
+export type { ClockView } from "../../../proto/ts/ClockView";
 export type { CreatedRoom } from "../../../proto/ts/CreatedRoom";
 export { PROTOCOL_VERSION } from "../../../proto/ts/constants";
 export type { ErrorCode } from "../../../proto/ts/ErrorCode";
@@ -22,6 +23,7 @@ export type { EventEffect } from "../../../proto/ts/EventEffect";
 export type { EventOrder } from "../../../proto/ts/EventOrder";
 export type { Faction } from "../../../proto/ts/Faction";
 export type { Fairness } from "../../../proto/ts/Fairness";
+export type { ForfeitReason } from "../../../proto/ts/ForfeitReason";
 export type { GameArchive } from "../../../proto/ts/GameArchive";
 export type { GameSummary } from "../../../proto/ts/GameSummary";
 export type { JoinedRoom } from "../../../proto/ts/JoinedRoom";
@@ -46,6 +48,7 @@ export type { ServerMsg } from "../../../proto/ts/ServerMsg";
 export type { SideChoice } from "../../../proto/ts/SideChoice";
 export type { SpectatorPolicy } from "../../../proto/ts/SpectatorPolicy";
 export type { Strategy } from "../../../proto/ts/Strategy";
+export type { TimeControl } from "../../../proto/ts/TimeControl";
 export type { View } from "../../../proto/ts/View";
 
 /** Codes the client gives a failure itself; the server never sends them. */

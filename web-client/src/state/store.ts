@@ -7,6 +7,7 @@ import type {
   ChatBody,
   ChatChannel,
   ChatMessage,
+  ClockView,
   ErrorCode,
   LogEntry,
   Presence,
@@ -53,6 +54,10 @@ export class GameStore {
   readonly lastError = signal<LastError | null>(null);
   /** ids of actions sent and not yet answered */
   readonly inFlight = signal<string[]>([]);
+  /** the clocks as last told, and when (this page's clock, ms), in a room with a time control */
+  readonly clock = signal<{ view: ClockView; at: number } | null>(null);
+  /** the game ended outside the rules (a claimed win, a clock ran out) */
+  readonly forfeited = computed(() => !!this.room.value?.forfeit_winner);
   /** the room's chat as this connection may read it, oldest first */
   readonly chat = signal<ChatMessage[]>([]);
   /** the store of a replay page: a past step is shown, nothing is to be decided or coached */
@@ -145,8 +150,12 @@ export class GameStore {
           this.log.value = log;
           this.lastEvents.value = msg.missed ?? [];
           this.chat.value = mergeChat([], msg.chat);
+          this.clock.value = msg.clock ? { view: msg.clock, at: this.now() } : null;
           break;
         }
+        case "clock":
+          this.clock.value = { view: msg.clock, at: this.now() };
+          break;
         case "chat":
           this.chat.value = mergeChat(this.chat.value, msg.messages);
           break;
@@ -155,6 +164,7 @@ export class GameStore {
           this.view.value = msg.view;
           this.log.value = trim([...this.log.value, ...msg.events]);
           this.lastEvents.value = msg.events;
+          if (msg.clock) this.clock.value = { view: msg.clock, at: this.now() };
           break;
         case "room":
           this.room.value = msg.room;

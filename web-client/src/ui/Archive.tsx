@@ -3,7 +3,7 @@
 // screen and as the room's own page (`/r/{code}/games`). A rematch adds a game and keeps the others.
 import { useEffect, useState } from "preact/hooks";
 import { lang, sideName, t } from "../i18n";
-import type { Faction, GameSummary, Outcome } from "../net/protocol";
+import { type Faction, type ForfeitReason, type GameSummary, type Outcome, otherFaction } from "../net/protocol";
 import { displayCode } from "../net/roomCode";
 import { replayPage } from "../state/route";
 import { replayUrl } from "./ReplayPanel";
@@ -16,7 +16,13 @@ export function archivePage(code: string): string {
 }
 
 /** Who won a finished game, in a few words. */
-export function resultText(outcome: Outcome | null, forfeitWinner: Faction | null): string {
+export function resultText(
+  outcome: Outcome | null,
+  forfeitWinner: Faction | null,
+  forfeitReason: ForfeitReason | null = null,
+): string {
+  if (forfeitWinner && forfeitReason === "time")
+    return t("over.onTime", { side: sideName(otherFaction(forfeitWinner)) });
   if (forfeitWinner) return t("over.forfeit", { side: sideName(forfeitWinner) });
   if (!outcome) return "";
   return outcome.winner ? t("over.winner", { side: sideName(outcome.winner) }) : t("over.draw");
@@ -90,7 +96,7 @@ export function Archive({ code, refresh }: { code: string; refresh: string }) {
                 <tr key={g.number}>
                   <th scope="row">{g.number}</th>
                   <td>
-                    {resultText(g.outcome, g.forfeit_winner)}
+                    {resultText(g.outcome, g.forfeit_winner, g.forfeit_reason)}
                     {g.outcome && <span class="muted"> · {t(`over.by.${g.outcome.reason}`)}</span>}
                   </td>
                   <td>

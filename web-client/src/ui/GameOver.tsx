@@ -1,5 +1,5 @@
 import { sideName, t } from "../i18n";
-import type { View } from "../net/protocol";
+import { otherFaction, type View } from "../net/protocol";
 import { vpByRound } from "../state/derived";
 import type { GameStore } from "../state/store";
 import { Archive } from "./Archive";
@@ -31,7 +31,11 @@ export function GameOver({ store }: { store: GameStore }) {
       <p class={`headline ${winner ?? ""}`}>{headline}</p>
       {winner && me && <p>{t("over.winner", { side: sideName(winner) })}</p>}
       {room?.forfeit_winner ? (
-        <p>{t("over.forfeit", { side: sideName(room.forfeit_winner) })}</p>
+        <p>
+          {room.forfeit_reason === "time"
+            ? t("over.onTime", { side: sideName(otherFaction(room.forfeit_winner)) })
+            : t("over.forfeit", { side: sideName(room.forfeit_winner) })}
+        </p>
       ) : tutorial ? (
         <TutorialEnd view={view} />
       ) : (

@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { errorMessage, t } from "../i18n";
 import { ApiError } from "../net/http";
-import type { Mode, Opponent, SideChoice, SpectatorPolicy } from "../net/protocol";
+import type { Mode, Opponent, SideChoice, SpectatorPolicy, TimeControl } from "../net/protocol";
 import { canonicalCode, displayCode } from "../net/roomCode";
 import { navigate } from "./router";
 import { api, tokens } from "./services";
@@ -20,6 +20,9 @@ export function Landing() {
   const [spectators, setSpectators] = useState<SpectatorPolicy>("anyone_with_link");
   const [opponent, setOpponent] = useState<OpponentChoice>("friend");
   const [revealAtEnd, setRevealAtEnd] = useState(false);
+  const [clock, setClock] = useState<ClockChoice>("none");
+  const [customMinutes, setCustomMinutes] = useState(15);
+  const [customIncrement, setCustomIncrement] = useState(10);
   const [code, setCode] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -39,6 +42,7 @@ export function Landing() {
         spectators,
         opponent: opponentOption(opponent),
         ...(revealAtEnd ? { reveal_at_end: true } : {}),
+        ...timeControl(clock, customMinutes, customIncrement),
       });
       tokens.setToken(room.code, room.token);
       if (room.invite_url) tokens.setInvite(room.code, room.invite_url);
@@ -126,6 +130,42 @@ export function Landing() {
           onChange={setSpectators}
           options={(["anyone_with_link", "off"] as const).map((v) => [v, t(`spectators.${v}`)])}
         />
+        <Radio
+          legend={t("landing.clock")}
+          name="clock"
+          value={clock}
+          onChange={setClock}
+          options={(["none", "10+10", "20+20", "custom"] as const).map((v) => [
+            v,
+            v === "none" ? t("landing.clockNone") : v === "custom" ? t("landing.clockCustom") : v,
+          ])}
+        />
+        {clock === "custom" && (
+          <p class="row clock-custom">
+            <label>
+              {t("landing.clockMinutes")}{" "}
+              <input
+                type="number"
+                name="clock_minutes"
+                min={1}
+                max={90}
+                value={customMinutes}
+                onInput={(e) => setCustomMinutes(Number((e.currentTarget as HTMLInputElement).value))}
+              />
+            </label>
+            <label>
+              {t("landing.clockIncrement")}{" "}
+              <input
+                type="number"
+                name="clock_increment"
+                min={0}
+                max={120}
+                value={customIncrement}
+                onInput={(e) => setCustomIncrement(Number((e.currentTarget as HTMLInputElement).value))}
+              />
+            </label>
+          </p>
+        )}
         <label class="choice">
           <input
             type="checkbox"
@@ -181,6 +221,23 @@ export function Landing() {
       </form>
     </main>
   );
+}
+
+type ClockChoice = "none" | "10+10" | "20+20" | "custom";
+
+/** The room option for a clock choice: presets, or custom minutes (1–90) and seconds a decision (0–120). */
+function timeControl(choice: ClockChoice, minutes: number, increment: number): { clock?: TimeControl } {
+  const clampInt = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Math.round(v) || lo));
+  switch (choice) {
+    case "none":
+      return {};
+    case "10+10":
+      return { clock: { bank_secs: 600, increment_secs: 10 } };
+    case "20+20":
+      return { clock: { bank_secs: 1200, increment_secs: 20 } };
+    case "custom":
+      return { clock: { bank_secs: clampInt(minutes, 1, 90) * 60, increment_secs: clampInt(increment, 0, 120) } };
+  }
 }
 
 function Radio<T extends string>(props: {

@@ -133,7 +133,7 @@ export function ReplayPage({ code, game }: { code: string; game: number }) {
           <>
             <section class="replay-head panel" aria-label={t("replay.title", { n: game })}>
               <p class="replay-result">
-                <strong>{resultText(data.outcome, data.forfeit_winner)}</strong>
+                <strong>{resultText(data.outcome, data.forfeit_winner, data.forfeit_reason)}</strong>
                 {data.outcome && <span class="muted"> · {t(`over.by.${data.outcome.reason}`)}</span>}
               </p>
               <Eyes eyes={eyes} loaded={loaded!.eyes} me={me} revealed={data.revealed} onChange={setEyes} />

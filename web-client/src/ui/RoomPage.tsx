@@ -10,6 +10,7 @@ import { useTurnAlerts } from "./attention";
 import { CardDetail } from "./CardDetail";
 import { CharacterChoice } from "./CharacterChoice";
 import { ChatButton, ChatPanel } from "./Chat";
+import { Clocks } from "./Clocks";
 import { FairnessPanel } from "./Fairness";
 import { GameOver } from "./GameOver";
 import { Lobby } from "./Lobby";
@@ -136,7 +137,7 @@ function Room({ code, store }: { code: string; store: GameStore }) {
   } else {
     const bothSeated = presence.seats[0].taken && presence.seats[1].taken;
     if (!bothSeated) body = <Lobby code={code} store={store} />;
-    else if (view.phase === "game_over") body = <GameOver store={store} />;
+    else if (view.phase === "game_over" || store.forfeited.value) body = <GameOver store={store} />;
     else if (view.phase === "character_choice") body = <CharacterChoice store={store} />;
     else if (view.phase === "planning") body = <Planning store={store} />;
     else body = <Table store={store} />;
@@ -160,7 +161,8 @@ function Room({ code, store }: { code: string; store: GameStore }) {
     <div class={`room ${me ?? "spectator"}`}>
       <Header code={code} store={store} />
       <main class={`page${wide ? " wide" : ""}`}>
-        {opp && oppSeat?.taken && !oppSeat.connected && view?.phase !== "game_over" && (
+        {view && presence && <Clocks store={store} />}
+        {opp && oppSeat?.taken && !oppSeat.connected && view?.phase !== "game_over" && !store.forfeited.value && (
           <AwayNotice
             side={sideName(opp)}
             claimIn={oppSeat.claim_in_seconds}

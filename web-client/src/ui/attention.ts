@@ -81,7 +81,7 @@ const ALERT_ICON =
 /** Follows `store` and the page's visibility and focus; puts the marks on the title (`title` is the
  *  page's own) and the icon while needed. */
 export function useTurnAlerts(store: GameStore, title: string): void {
-  const needs = !!store.me.value && (store.view.value?.legal_actions.length ?? 0) > 0;
+  const needs = !!store.me.value && !store.forfeited.value && (store.view.value?.legal_actions.length ?? 0) > 0;
   const p = prefs.value;
   const alerts = useAlerts();
   useEffect(() => {
