@@ -874,6 +874,37 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
       log("a typed room code with both seats taken offers to watch");
     }
 
+    // ---- chat at the table: the phone player taps a quick phrase (everyone reads it); the spectator
+    // writes under a name, with markup in the message (it must show as text and never run); the
+    // players do not read the spectators' chat while the game is played; the rebel types by keyboard
+    const SPECTATOR_SAYS = '<img src=x onerror="window.__pwned=1"><b>gg</b> I saw it all';
+    // on the wire: when a seat's socket first carries the spectator's words, its game must be over
+    for (const P of [A, B]) {
+      P.waiters.add((m) => {
+        if (m.type === "chat" && JSON.stringify(m).includes("I saw it all")) P.spectatorChatAfterTheGame ??= !!P.lastView?.outcome;
+      });
+    }
+    for (const P of [A, B, S]) await P.page.waitForSelector(".chat .chat-phrases button");
+    const phrase = B.page.locator(".chat-phrases button", { hasText: "Good luck!" });
+    await phrase.scrollIntoViewIfNeeded();
+    await phrase.tap();
+    for (const P of [A, B, S]) await P.page.waitForFunction(() => document.querySelector(".chat-msg.imperial")?.textContent?.includes("Good luck!"));
+    await S.page.fill(".chat-name input", "Ana");
+    await S.page.fill(".chat-draft input", SPECTATOR_SAYS);
+    await S.page.click(".chat-form button[type=submit]");
+    await S.page.waitForFunction((t) => document.querySelector(".chat-list")?.textContent?.includes(t), SPECTATOR_SAYS);
+    assert.equal(await S.page.$(".chat-list img, .chat-list b"), null, "the spectator's markup shows as text");
+    assert.ok(await keyTo(A, ".chat-draft input", "the chat's message field"), "the chat's field is reachable by keyboard");
+    await A.page.keyboard.type("Hello from the Rebel");
+    await A.page.keyboard.press("Enter");
+    for (const P of [A, B, S]) await P.page.waitForFunction(() => document.querySelector(".chat-list")?.textContent?.includes("Hello from the Rebel"));
+    for (const P of [A, B]) {
+      const text = await P.page.textContent(".chat-list");
+      assert.ok(!text.includes("Ana") && !text.includes("I saw it all"), `${P.name}: the spectators' chat is not shown during the game: ${text}`);
+    }
+    assert.equal(await S.page.evaluate(() => window.__pwned), undefined, "the markup never ran");
+    log("chat: a quick phrase (tap), a spectator's message with markup (shown as text, kept from the players), the rebel's typed line (keyboard)");
+
     // ---- 2. play: the rebel by keyboard, the imperial by tapping, concurrently
     const deadline = Date.now() + GAME_TIMEOUT_MS;
     const moments = new Set();
@@ -1056,7 +1087,12 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
       }
       const size = P.page.viewportSize();
       foldSizes.add(`${size.width}×${size.height}`);
-      for (const p of await P.page.evaluate(foldProblems)) await P.page.evaluate(([p, k]) => window.__audit.add("fold", p, `${k}: ${p}`), [p, kind]);
+      const found = await P.page.evaluate(foldProblems);
+      if (found.length > 0 && !P.foldShot) {
+        P.foldShot = true;
+        await shot(P.page, `fold-problem-${kind}`, { fullPage: false }).catch(() => {});
+      }
+      for (const p of found) await P.page.evaluate(([p, k]) => window.__audit.add("fold", p, `${k}: ${p}`), [p, kind]);
     }
 
     async function playerLoop(P, rng) {
@@ -1200,6 +1236,17 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
       const side = winner === "rebel" ? "Rebel" : "Imperial";
       assert.match(hS.text, new RegExp(`^${side}`), `the spectator's headline names the winner: ${hS.text}`);
     }
+    // the game is over: the players now read what the spectator wrote, as text; the markup never ran
+    for (const P of [A, B]) {
+      await P.page.waitForFunction(() => document.querySelector(".chat-list")?.textContent?.includes("I saw it all"), null, { timeout: 5000 });
+      assert.equal(await P.page.$(".chat-list img, .chat-list b"), null, `${P.name}: the spectator's markup shows as text`);
+      assert.equal(await P.page.evaluate(() => window.__pwned), undefined, `${P.name}: the markup never ran`);
+    }
+    for (const P of [A, B]) assert.equal(P.spectatorChatAfterTheGame, true, `${P.name}: its socket got the spectators' chat only after the game`);
+    const phoneChat = await B.page.textContent(".chat-list");
+    assert.ok(phoneChat.includes("よろしくお願いします！"), `the quick phrase reads in the reader's own language (日本語): ${phoneChat}`);
+    log("chat: after the game the players read the spectators' chat; the phrase reads in 日本語 on the phone");
+
     // provably fair shuffles: every page checked, in its own browser, that the seed and salt told at
     // the end open the commitment shown since the start (SHA-256(salt ‖ seed), WebCrypto)
     for (const P of [A, B, S]) {
@@ -1336,6 +1383,7 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     assert.equal(await B.page.textContent("#over-h"), "ゲーム終了");
     await B.page.selectOption("header.topbar select", "zh-Hant");
     await B.page.waitForFunction(() => document.querySelector("#over-h")?.textContent === "遊戲結束");
+    assert.ok((await B.page.textContent(".chat-list")).includes("祝好運！"), "the quick phrase reads in 繁體中文 too");
     await shot(B.page, "10-game-over-zh-Hant-phone");
     await B.page.selectOption("header.topbar select", "en");
     await B.page.waitForFunction(() => document.querySelector("#over-h")?.textContent === "Game over");
@@ -1430,6 +1478,20 @@ test("a newcomer plays the tutorial against the computer in 日本語 at 1366×7
   try {
     // the browser's language picks the page's (navigator.languages = ja-JP)
     const ctx = await browser.newContext({ viewport: DESKTOP_SIZES[1], locale: "ja-JP", baseURL: server.base });
+    // system notifications, allowed by this browser: a stand-in records them
+    await ctx.addInitScript(() => {
+      window.__notes = [];
+      window.Notification = class {
+        static permission = "default";
+        static async requestPermission() {
+          window.Notification.permission = "granted";
+          return "granted";
+        }
+        constructor(title, options) {
+          window.__notes.push({ title, body: options?.body });
+        }
+      };
+    });
     await ctx.addInitScript(auditor, { words: STATE_WORDS, width: null });
     await ctx.addInitScript(textAudit);
     const page = await ctx.newPage();
@@ -1440,11 +1502,41 @@ test("a newcomer plays the tutorial against the computer in 日本語 at 1366×7
     await page.check('input[name="side"][value="rebel"]');
     await page.check('input[name="mode"][value="tutorial"]');
     await page.check('input[name="opponent"][value="easy"]');
+    await page.check('input[name="clock"][value="10+10"]');
     await page.click('form button.primary[type="submit"]');
     await page.waitForSelector(".coach", { timeout: 15_000 });
     const first = (await page.textContent(".coach")).trim();
     assert.ok(first.includes("「カードのプレイ」を押す"), `the first lesson says to play the top card: ${first}`);
+    // the clocks (10+10): both shown, the deciding side's running, counting down
+    await page.waitForSelector(".clocks .clock.rebel.running");
+    assert.equal(await page.locator(".clocks .clock").count(), 2);
+    const t0 = await page.textContent(".clock.rebel .time");
+    await page.waitForFunction((t) => document.querySelector(".clock.rebel .time")?.textContent !== t, t0, { timeout: 5000 });
+    assert.match(t0, /^(10:00|9:5\d)$/, `a 10-minute bank: ${t0}`);
     await shot(page, "13-tutorial-ja-1366x768", { fullPage: false });
+
+    // your turn while away: notifications switched on in the settings menu, the page hidden; the
+    // next decision that arrives (after the computer's move) notifies and marks the tab
+    await page.click(".settings > summary");
+    await page.check(".pref-notify");
+    await page.click(".settings > summary");
+    const setAway = (away) =>
+      page.evaluate((a) => {
+        Object.defineProperty(document, "visibilityState", { configurable: true, get: () => (a ? "hidden" : "visible") });
+        document.hasFocus = () => !a;
+        document.dispatchEvent(new Event("visibilitychange"));
+      }, away);
+    await setAway(true);
+    assert.deepEqual(await page.evaluate(() => window.__notes), [], "no notification for the decision already shown");
+    await page.click(".board .actionbar button.primary");
+    await page.waitForFunction(() => window.__notes.length > 0, null, { timeout: STEP_TIMEOUT_MS });
+    const notes = await page.evaluate(() => window.__notes);
+    assert.equal(notes[0].title, "あなたの番です — EvR Online");
+    assert.match(await page.title(), /^▶ あなたの番 · /, "the tab's title says it");
+    assert.match(await page.getAttribute('link[rel="icon"]', "href"), /^data:image\/svg\+xml/, "the tab's icon says it");
+    await setAway(false);
+    await page.waitForFunction(() => !document.title.startsWith("▶"));
+    log(`your turn while away: notified (${notes[0].title} / ${notes[0].body}), title and icon marked, cleared on return`);
 
     const lessons = new Set();
     const fold = [];

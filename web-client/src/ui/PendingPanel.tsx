@@ -93,15 +93,18 @@ export function PendingPanel({ store }: { store: GameStore }) {
       )}
       <fieldset class={`options${options.length > MANY_OPTIONS ? " many" : ""}`}>
         <legend>{t("pending.choose")}</legend>
-        {options.map((o) => {
-          const k = choiceKey(o);
-          return (
-            <label key={k} class={`option${sel === k ? " on" : ""}`}>
-              <input type="radio" name="pending" value={k} checked={sel === k} onChange={() => setSel(k)} />
-              {describeChoice(o)}
-            </label>
-          );
-        })}
+        {/* a long list scrolls in this box, under the legend (never over it) */}
+        <div class="option-list">
+          {options.map((o) => {
+            const k = choiceKey(o);
+            return (
+              <label key={k} class={`option${sel === k ? " on" : ""}`}>
+                <input type="radio" name="pending" value={k} checked={sel === k} onChange={() => setSel(k)} />
+                {describeChoice(o)}
+              </label>
+            );
+          })}
+        </div>
       </fieldset>
       <button
         type="button"

@@ -94,6 +94,7 @@ function Header({ code, store }: { code: string; store: GameStore }) {
         )}
       </span>
       {presence && <span class="specs">{t("header.spectators", { n: presence.spectators })}</span>}
+      {store.view.value && <Clocks store={store} />}
       {store.isSpectator.value && <span class="badge">{t("room.spectating")}</span>}
       {store.view.value && <ChatButton store={store} />}
       <button type="button" class="link rules-link" onClick={openReference}>
@@ -161,7 +162,6 @@ function Room({ code, store }: { code: string; store: GameStore }) {
     <div class={`room ${me ?? "spectator"}`}>
       <Header code={code} store={store} />
       <main class={`page${wide ? " wide" : ""}`}>
-        {view && presence && <Clocks store={store} />}
         {opp && oppSeat?.taken && !oppSeat.connected && view?.phase !== "game_over" && !store.forfeited.value && (
           <AwayNotice
             side={sideName(opp)}
