@@ -1,8 +1,10 @@
 //! Non-interference on the wire: two matches that differ only in one player's hidden choices give
-//! the other player and the spectators byte-identical frame streams.
+//! the other player and the spectators byte-identical frame streams — with a clock running and
+//! chat in both channels (the clocks' times and the messages' dates, which depend on when the
+//! test ran, are masked; everything else is compared byte for byte).
 
 use anyhow::Result;
-use evr_protocol::{RoomOptions, ServerMsg, SideChoice};
+use evr_protocol::{ChatBody, ChatChannel, ClientMsg, Phrase, RoomOptions, ServerMsg, SideChoice, TimeControl};
 use evr_rules::{Action, Mode};
 use serde_json::{Value, json};
 
@@ -33,6 +35,10 @@ async fn secret_phase(rebel_characters: [&str; 4], rebel_strategy: &str) -> Resu
     let server = support::start_with(config).await?;
     let options = RoomOptions {
         side: SideChoice::Imperial,
+        clock: Some(TimeControl {
+            bank_secs: 600,
+            increment_secs: 5,
+        }),
         ..support::options(Mode::Full)
     };
     let created = support::create_room(server.addr, &options).await?;
@@ -65,6 +71,11 @@ async fn secret_phase(rebel_characters: [&str; 4], rebel_strategy: &str) -> Resu
             json!({"type": "choose_strategy", "target": "imperial", "strategy": "direct_assault"}),
         ),
     ];
+    let chat = |channel, body, name: Option<&str>| ClientMsg::Chat {
+        channel,
+        body,
+        name: name.map(str::to_string),
+    };
     for (seq, (by_rebel, step)) in steps.into_iter().enumerate() {
         let seq = seq as u32;
         let actor = if by_rebel { &mut rebel } else { &mut imperial };
@@ -72,10 +83,71 @@ async fn secret_phase(rebel_characters: [&str; 4], rebel_strategy: &str) -> Resu
             .send(&support::action(seq, format!("n{seq}"), action(step)?))
             .await?;
         all_see(&mut [&mut rebel, &mut imperial, &mut spectator], seq + 1).await?;
+        // the same words in both matches, in both channels, after each decision
+        let (said, by) = match seq {
+            0 => (
+                chat(
+                    ChatChannel::Players,
+                    ChatBody::Phrase {
+                        phrase: Phrase::Thinking,
+                    },
+                    None,
+                ),
+                &mut rebel,
+            ),
+            1 => (
+                chat(
+                    ChatChannel::Spectators,
+                    ChatBody::Text {
+                        text: "what will they pick?".into(),
+                    },
+                    Some("Ana"),
+                ),
+                &mut spectator,
+            ),
+            _ => (
+                chat(
+                    ChatChannel::Players,
+                    ChatBody::Text {
+                        text: "good luck".into(),
+                    },
+                    None,
+                ),
+                &mut imperial,
+            ),
+        };
+        by.send(&said).await?;
+        by.recv_until("its chat", |m| matches!(m, ServerMsg::Chat { .. }).then_some(()))
+            .await?;
     }
     server.stop().await?;
-    let mask = |frames: &[String]| frames.iter().map(|f| f.replace(&code, "ROOM")).collect::<Vec<_>>();
-    Ok((mask(&imperial.raw), mask(&spectator.raw)))
+    let mask = |frames: &[String]| -> Result<Vec<String>> {
+        frames.iter().map(|f| mask_times(&f.replace(&code, "ROOM"))).collect()
+    };
+    Ok((mask(&imperial.raw)?, mask(&spectator.raw)?))
+}
+
+/// The frame with the clocks' times and the messages' dates zeroed: they depend on when the test
+/// ran, not on anything in the game.
+fn mask_times(frame: &str) -> Result<String> {
+    fn walk(v: &mut Value) {
+        match v {
+            Value::Object(map) => {
+                for (k, x) in map.iter_mut() {
+                    if k == "remaining_ms" || k == "at" {
+                        *x = json!(0);
+                    } else {
+                        walk(x);
+                    }
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(walk),
+            _ => {}
+        }
+    }
+    let mut v: Value = serde_json::from_str(frame)?;
+    walk(&mut v);
+    Ok(v.to_string())
 }
 
 #[tokio::test]
@@ -88,6 +160,20 @@ async fn the_other_seat_and_spectators_receive_identical_bytes() -> Result<()> {
     )
     .await?;
     assert!(imperial_1.len() >= 6, "the stream covers the secret phase");
+    let carries = |frames: &[String], what: &str| frames.iter().any(|f| f.contains(what));
+    assert!(
+        carries(&imperial_1, "remaining_ms") && carries(&spectator_1, "remaining_ms"),
+        "with clocks"
+    );
+    assert!(
+        carries(&imperial_1, "good luck") && carries(&spectator_1, "thinking"),
+        "with chat"
+    );
+    assert!(carries(&spectator_1, "what will they pick?"), "the spectators' channel");
+    assert!(
+        !carries(&imperial_1, "what will they pick?"),
+        "never the spectators' words to a seat during the game"
+    );
     assert_eq!(
         imperial_1, imperial_2,
         "the Imperial player's frames depend on the Rebel's secrets"
@@ -103,7 +189,12 @@ async fn the_other_seat_and_spectators_receive_identical_bytes() -> Result<()> {
         }
     }
     for frames in [&imperial_1, &spectator_1] {
-        let last: Value = serde_json::from_str(frames.last().map(String::as_str).unwrap_or("null"))?;
+        let last: Value = frames
+            .iter()
+            .rev()
+            .map(|f| serde_json::from_str::<Value>(f))
+            .find(|v| v.as_ref().map_or(true, |v| v.get("view").is_some()))
+            .unwrap_or(Ok(Value::Null))?;
         assert_eq!(last["view"]["phase"], "struggle");
         assert_eq!(last["view"]["rebel"]["strategy"], json!({"state": "hidden"}));
     }
