@@ -12,6 +12,8 @@ mod chat;
 mod clock;
 mod command;
 mod computer;
+#[cfg(test)]
+mod fuzz_tests;
 mod game_match;
 mod play;
 mod projection;

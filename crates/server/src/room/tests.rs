@@ -19,7 +19,7 @@ use crate::store::{Store, StoreError, StoredGame, StoredRoom, WriteOp};
 
 /// An in-memory store that keeps what it committed and refuses every write while `failing`.
 #[derive(Default)]
-struct SwitchableStore {
+pub(super) struct SwitchableStore {
     failing: AtomicBool,
     committed: Mutex<Vec<WriteOp>>,
 }
@@ -29,7 +29,7 @@ impl SwitchableStore {
         self.failing.store(failing, Ordering::SeqCst);
     }
 
-    fn committed(&self) -> usize {
+    pub(super) fn committed(&self) -> usize {
         self.committed.lock().map(|c| c.len()).unwrap_or(0)
     }
 }
@@ -71,14 +71,14 @@ const INVITE: &str = "invite-secret";
 const CREATOR_TOKEN: &str = "creator-token";
 
 /// One connection of the room: what the room queues for it.
-struct Peer {
-    conn: ConnId,
+pub(super) struct Peer {
+    pub(super) conn: ConnId,
     rx: mpsc::Receiver<Outbound>,
 }
 
 impl Peer {
     /// Every message queued for this connection so far.
-    fn drain(&mut self) -> Vec<ServerMsg> {
+    pub(super) fn drain(&mut self) -> Vec<ServerMsg> {
         let mut out = Vec::new();
         while let Ok(text) = self.rx.try_recv() {
             out.push(serde_json::from_str(text.as_str()).expect("the room sends server messages"));
@@ -87,19 +87,19 @@ impl Peer {
     }
 }
 
-struct Fixture {
-    store: Arc<SwitchableStore>,
+pub(super) struct Fixture {
+    pub(super) store: Arc<SwitchableStore>,
     guest_token: String,
-    room: RoomHandle,
-    creator: Peer,
-    guest: Peer,
-    spectator: Peer,
+    pub(super) room: RoomHandle,
+    pub(super) creator: Peer,
+    pub(super) guest: Peer,
+    pub(super) spectator: Peer,
 }
 
 impl Fixture {
     /// A room with both seats taken (the creator plays the Rebels) and a spectator; every
     /// connection's welcome and presence messages already read.
-    async fn seated(disconnect_grace_secs: u64) -> Fixture {
+    pub(super) async fn seated(disconnect_grace_secs: u64) -> Fixture {
         let store = Arc::new(SwitchableStore::default());
         let mut config = config();
         config.disconnect_grace_secs = disconnect_grace_secs;
@@ -143,7 +143,7 @@ impl Fixture {
 
     /// Waits until the room has handled every command sent before: the room answers commands in
     /// order, so the answer to a join (refused: wrong secret) comes after all of them.
-    async fn settle(&self) {
+    pub(super) async fn settle(&self) {
         assert_eq!(
             join(&self.room, "not-the-invite").await.err(),
             Some(ErrorCode::BadToken)

@@ -8,7 +8,7 @@ use crate::room::{Command, ConnId};
 
 /// Where a message of a seated or watching connection goes.
 #[derive(Debug)]
-pub(super) enum Route {
+pub(crate) enum Route {
     /// To the room's mailbox.
     Room(Command),
     /// Answered by the connection: the room is not involved.
@@ -17,7 +17,7 @@ pub(super) enum Route {
     Refuse(Refusal),
 }
 
-pub(super) fn route(conn: ConnId, msg: ClientMsg) -> Route {
+pub(crate) fn route(conn: ConnId, msg: ClientMsg) -> Route {
     match msg {
         ClientMsg::Hello { .. } => Route::Refuse(Refusal {
             code: ErrorCode::HelloRepeated,

@@ -6,13 +6,13 @@ use evr_protocol::{ClientMsg, ErrorCode, MAX_FRAME_BYTES};
 
 /// Why a frame was refused: the code and a sentence for people.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Refusal {
-    pub(super) code: ErrorCode,
-    pub(super) message: String,
+pub(crate) struct Refusal {
+    pub(crate) code: ErrorCode,
+    pub(crate) message: String,
 }
 
 /// The client message in `text`, or why it is not one.
-pub(super) fn read(text: &str) -> Result<ClientMsg, Refusal> {
+pub(crate) fn read(text: &str) -> Result<ClientMsg, Refusal> {
     if text.len() > MAX_FRAME_BYTES {
         return Err(Refusal {
             code: ErrorCode::FrameTooLarge,

@@ -7,8 +7,8 @@
 //! `dispatch` (where an accepted message goes) and `writer` (the sending half). This file only
 //! wires them to the socket.
 
-mod dispatch;
-mod frame;
+pub(crate) mod dispatch;
+pub(crate) mod frame;
 mod handshake;
 mod strikes;
 mod writer;
