@@ -15,9 +15,11 @@ use clap::Parser;
 use evr_bot_client::http;
 use evr_rules::Mode;
 
-use crate::report::Stats;
+use crate::matchplay::Played;
+use crate::report::{Figures, ServerUse, Stats, Summary};
 
-/// Plays concurrent matches against the EvR match server and reports latency and throughput.
+/// Plays concurrent matches against the EvR match server and reports latency, throughput and, for
+/// the server, CPU per action and memory per match.
 #[derive(Parser, Debug, Clone)]
 #[command(name = "evr-loadgen")]
 pub struct Args {
@@ -33,9 +35,33 @@ pub struct Args {
     /// Stop after this many seconds whatever happens.
     #[arg(long, default_value_t = 600)]
     pub deadline_secs: u64,
-    /// Use a server already listening here instead of starting one.
+    /// Fixed-duration mode: keep `--matches` matches live for this many seconds, each finished
+    /// match replaced by a new one (without it, each match is played once).
+    #[arg(long)]
+    pub duration_secs: Option<u64>,
+    /// With `--duration-secs`: the matches start spread over this many seconds (default: a quarter
+    /// of the duration, at most 30 s).
+    #[arg(long)]
+    pub ramp_secs: Option<u64>,
+    /// Use a server already listening here instead of starting one (start it with
+    /// `--rooms-per-minute 1000000 --messages-per-second 1000`).
     #[arg(long)]
     pub addr: Option<SocketAddr>,
+    /// The process id of the server at `--addr`, to read its CPU time and memory from /proc.
+    #[arg(long)]
+    pub server_pid: Option<u32>,
+    /// Pin the server (all its threads) to this CPU core (`taskset`).
+    #[arg(long)]
+    pub pin_server: Option<usize>,
+    /// Pin this driver (and its driver processes) to this CPU core.
+    #[arg(long)]
+    pub pin_driver: Option<usize>,
+    /// Driver processes sharing the matches (each process may hold at most 20,000 sockets here).
+    #[arg(long, default_value_t = 1)]
+    pub processes: usize,
+    /// A driver process started by another: print only its figures, as one JSON line.
+    #[arg(long, hide = true)]
+    pub child: bool,
     /// Game mode of every room: full or tutorial.
     #[arg(long, default_value = "full", value_parser = parse_mode)]
     pub mode: Mode,
@@ -118,11 +144,117 @@ fn rss_kib(pid: u32) -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// Pins process `pid` (every thread) to CPU `core`.
+fn pin(pid: u32, core: usize) -> Result<()> {
+    let ok = Command::new("taskset")
+        .args(["-a", "-cp", &core.to_string(), &pid.to_string()])
+        .stdout(Stdio::null())
+        .status()
+        .context("running taskset")?
+        .success();
+    if !ok {
+        bail!("taskset could not pin process {pid} to core {core}");
+    }
+    Ok(())
+}
+
+/// Plays this process's share of the matches; returns what it measured.
+async fn drive(args: &Args, addr: SocketAddr) -> Figures {
+    let stats = Arc::new(Stats::default());
+    let started = Instant::now();
+    let deadline = Duration::from_secs(args.deadline_secs);
+    let stop_at = args.duration_secs.map(|d| started + Duration::from_secs(d));
+    let ramp = match args.duration_secs {
+        Some(d) => Duration::from_secs(args.ramp_secs.unwrap_or((d / 4).min(30))),
+        None => Duration::ZERO,
+    };
+    // Connections are opened in waves so that the listen backlog never overflows.
+    let setup = Arc::new(tokio::sync::Semaphore::new(64));
+    let mut tasks = Vec::with_capacity(args.matches);
+    for slot in 0..args.matches {
+        let (stats, setup, args) = (stats.clone(), setup.clone(), args.clone());
+        let start_after = ramp.mul_f64(slot as f64 / args.matches.max(1) as f64);
+        tasks.push(tokio::spawn(async move {
+            tokio::time::sleep(start_after).await;
+            for round in 0u64.. {
+                let index = slot as u64 + round * args.matches as u64;
+                let left = deadline.saturating_sub(started.elapsed());
+                let played = tokio::time::timeout(left, matchplay::play(addr, &args, index, &stats, &setup, stop_at)).await;
+                match played {
+                    Ok(Ok(Played::Finished)) => stats.finished(),
+                    Ok(Ok(Played::Stopped)) => break,
+                    Ok(Err(e)) => stats.failed(&format!("{e:#}")),
+                    Err(_) => {
+                        stats.failed("deadline reached");
+                        break;
+                    }
+                }
+                // One match per slot, unless the run keeps its matches live for a duration.
+                if stop_at.is_none_or(|t| Instant::now() >= t) {
+                    break;
+                }
+            }
+        }));
+    }
+    for t in tasks {
+        let _ = t.await;
+    }
+    stats.figures()
+}
+
+/// Runs `processes` driver processes over the matches and merges their figures.
+async fn drive_in_processes(args: &Args, addr: SocketAddr) -> Result<Figures> {
+    let exe = std::env::current_exe()?;
+    let mut children = Vec::new();
+    for i in 0..args.processes {
+        let share = args.matches / args.processes + usize::from(i < args.matches % args.processes);
+        let mut cmd = tokio::process::Command::new(&exe);
+        cmd.args(["--child", "--addr", &addr.to_string()])
+            .args(["--matches", &share.to_string()])
+            .args(["--seed", &(args.seed.wrapping_add(i as u64 * 1_000_003)).to_string()])
+            .args(["--think-min-ms", &args.think_min_ms.to_string()])
+            .args(["--think-max-ms", &args.think_max_ms.to_string()])
+            .args(["--deadline-secs", &args.deadline_secs.to_string()])
+            .args(["--mode", if args.mode == Mode::Tutorial { "tutorial" } else { "full" }])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit());
+        if let Some(d) = args.duration_secs {
+            cmd.args(["--duration-secs", &d.to_string()]);
+        }
+        if let Some(r) = args.ramp_secs {
+            cmd.args(["--ramp-secs", &r.to_string()]);
+        }
+        if let Some(c) = args.pin_driver {
+            cmd.args(["--pin-driver", &c.to_string()]);
+        }
+        children.push(cmd.spawn().context("starting a driver process")?);
+    }
+    let mut merged = Figures::default();
+    for child in children {
+        let out = child.wait_with_output().await?;
+        let text = String::from_utf8_lossy(&out.stdout);
+        let line = text.lines().last().context("a driver process printed nothing")?;
+        merged.merge(serde_json::from_str(line).with_context(|| format!("a driver's figures: {line}"))?);
+    }
+    Ok(merged)
+}
+
 #[tokio::main]
 async fn main() -> Result<()> {
     let args = Args::parse();
     if args.think_min_ms > args.think_max_ms {
         bail!("--think-min-ms must not exceed --think-max-ms");
+    }
+    if args.processes == 0 {
+        bail!("--processes must be at least 1");
+    }
+    if let Some(core) = args.pin_driver {
+        pin(std::process::id(), core)?;
+    }
+    if args.child {
+        let addr = args.addr.context("a driver process needs --addr")?;
+        println!("{}", serde_json::to_string(&drive(&args, addr).await)?);
+        return Ok(());
     }
     let spawned = match args.addr {
         Some(_) => None,
@@ -132,13 +264,13 @@ async fn main() -> Result<()> {
         .addr
         .or(spawned.as_ref().map(|s| s.addr))
         .context("no server address")?;
-    let server_pid = spawned.as_ref().map(|s| s.child.id());
+    let server_pid = spawned.as_ref().map(|s| s.child.id()).or(args.server_pid);
+    if let (Some(pid), Some(core)) = (server_pid, args.pin_server) {
+        pin(pid, core)?;
+    }
 
-    let stats = Arc::new(Stats::default());
-    let started = Instant::now();
-    let deadline = Duration::from_secs(args.deadline_secs);
-    // Connections are opened in waves so that the listen backlog never overflows.
-    let setup = Arc::new(tokio::sync::Semaphore::new(64));
+    let rss_baseline = server_pid.and_then(rss_kib);
+    let cpu_before = server_pid.and_then(cpu_seconds);
     let peak_rss = Arc::new(std::sync::atomic::AtomicU64::new(0));
     let sampler = server_pid.map(|pid| {
         let peak = peak_rss.clone();
@@ -151,38 +283,31 @@ async fn main() -> Result<()> {
             }
         })
     });
-    let mut tasks = Vec::with_capacity(args.matches);
-    for i in 0..args.matches {
-        let (stats, setup, args) = (stats.clone(), setup.clone(), args.clone());
-        tasks.push(tokio::spawn(async move {
-            let result = tokio::time::timeout(deadline, matchplay::play(addr, &args, i as u64, &stats, &setup)).await;
-            match result {
-                Ok(Ok(())) => stats.finished(),
-                Ok(Err(e)) => stats.failed(&format!("{e:#}")),
-                Err(_) => stats.failed("deadline reached"),
-            }
-        }));
-    }
-    for t in tasks {
-        let _ = t.await;
-    }
+    let started = Instant::now();
+    let figures = if args.processes > 1 {
+        drive_in_processes(&args, addr).await?
+    } else {
+        drive(&args, addr).await
+    };
     let elapsed = started.elapsed();
     if let Some(s) = sampler {
         s.abort();
     }
-    let rss_end = server_pid.and_then(rss_kib);
-    let server_cpu = server_pid.and_then(cpu_seconds);
     let peak = peak_rss.load(std::sync::atomic::Ordering::Relaxed);
-    let report = stats.report(&args, elapsed, rss_end, (peak > 0).then_some(peak));
-    println!("{report}");
-    if let Some(cpu) = server_cpu {
-        println!(
-            "server CPU: {cpu:.1} s ({:.0}% of one core)",
-            100.0 * cpu / elapsed.as_secs_f64().max(1e-9)
-        );
-    }
+    let server = ServerUse {
+        cpu_seconds: server_pid
+            .and_then(cpu_seconds)
+            .zip(cpu_before)
+            .map(|(after, before)| after - before),
+        rss_baseline_kib: rss_baseline,
+        rss_peak_kib: (peak > 0).then_some(peak),
+        rss_end_kib: server_pid.and_then(rss_kib),
+    };
+    let summary = Summary::new(args.matches, [args.think_min_ms, args.think_max_ms], elapsed, &figures, server);
+    print!("{}", summary.text(figures.first_failure.as_deref()));
+    println!("{}", serde_json::to_string(&summary)?);
     drop(spawned);
-    if stats.error_count() > 0 {
+    if figures.error_count() > 0 {
         std::process::exit(1);
     }
     Ok(())

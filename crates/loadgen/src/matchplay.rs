@@ -1,5 +1,6 @@
 //! One scripted match: create and join a room, connect two players and a spectator, and play
-//! random legal actions to the end, one action in flight at a time (so no action is ever stale).
+//! random legal actions to the end (or until the run's time is up), one action in flight at a time
+//! (so no action is ever stale).
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
@@ -56,13 +57,22 @@ fn parse(text: Option<String>) -> Result<Frame> {
     Ok(serde_json::from_str(&text)?)
 }
 
+/// How a match ended for the driver.
+pub enum Played {
+    /// The game reached its end.
+    Finished,
+    /// The run's time was up first.
+    Stopped,
+}
+
 pub async fn play(
     addr: SocketAddr,
     args: &Args,
     index: u64,
     stats: &Stats,
     setup: &tokio::sync::Semaphore,
-) -> Result<()> {
+    stop_at: Option<Instant>,
+) -> Result<Played> {
     let permit = setup.acquire().await?;
     let options = RoomOptions {
         side: SideChoice::Random,
@@ -100,9 +110,12 @@ pub async fn play(
     let mut action_no = 0u64;
     loop {
         if seats.iter().all(|s| s.view.outcome.is_some()) {
-            return Ok(());
+            return Ok(Played::Finished);
         }
         if in_flight.is_none() {
+            if stop_at.is_some_and(|t| Instant::now() >= t) {
+                return Ok(Played::Stopped);
+            }
             let ready: Vec<usize> = (0..2).filter(|i| !seats[*i].view.legal_actions.is_empty()).collect();
             if ready.is_empty() {
                 bail!("nobody can act and the game is not over");
@@ -143,8 +156,7 @@ pub async fn play(
                 seats[k].view = frame.view.unwrap_or_default();
                 if let Some((actor, sent, expected)) = in_flight {
                     if seq == expected && k != actor {
-                        stats.latency(sent.elapsed());
-                        stats.action();
+                        stats.action(sent.elapsed());
                     }
                     if seats.iter().all(|s| s.seq >= expected) {
                         in_flight = None;

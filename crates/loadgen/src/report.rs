@@ -1,19 +1,85 @@
-//! Counters and the final report.
+//! Counters, the latency histogram and the report: a text summary for people and one JSON line for
+//! scripts (also how a driver process hands its figures to the parent that merges them).
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use crate::Args;
+use serde::{Deserialize, Serialize};
 
+/// Latencies in buckets 2% wide (log scale): merging across driver processes keeps percentiles
+/// within 2%, with constant memory however long the run.
+const BUCKET_GROWTH: f64 = 1.02;
+
+fn bucket_of(micros: u64) -> u32 {
+    if micros <= 1 { 0 } else { ((micros as f64).ln() / BUCKET_GROWTH.ln()).floor() as u32 }
+}
+
+fn micros_of(bucket: u32) -> f64 {
+    BUCKET_GROWTH.powi(bucket as i32 + 1)
+}
+
+/// What one driver measured, as it is merged and printed.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Figures {
+    pub matches_finished: u64,
+    pub matches_failed: u64,
+    pub actions: u64,
+    pub errors: BTreeMap<String, u64>,
+    pub first_failure: Option<String>,
+    /// Latency histogram: bucket → count (action sent → the opponent's view received).
+    pub latency: BTreeMap<u32, u64>,
+    pub max_latency_us: u64,
+}
+
+impl Figures {
+    pub fn merge(&mut self, other: Figures) {
+        self.matches_finished += other.matches_finished;
+        self.matches_failed += other.matches_failed;
+        self.actions += other.actions;
+        for (k, v) in other.errors {
+            *self.errors.entry(k).or_default() += v;
+        }
+        if self.first_failure.is_none() {
+            self.first_failure = other.first_failure;
+        }
+        for (k, v) in other.latency {
+            *self.latency.entry(k).or_default() += v;
+        }
+        self.max_latency_us = self.max_latency_us.max(other.max_latency_us);
+    }
+
+    pub fn error_count(&self) -> u64 {
+        self.errors.values().sum()
+    }
+
+    /// The latency at quantile `q` in milliseconds.
+    pub fn percentile_ms(&self, q: f64) -> f64 {
+        let total: u64 = self.latency.values().sum();
+        if total == 0 {
+            return 0.0;
+        }
+        let rank = ((total as f64 - 1.0) * q).round() as u64;
+        let mut seen = 0;
+        for (b, n) in &self.latency {
+            seen += n;
+            if seen > rank {
+                return micros_of(*b).min(self.max_latency_us as f64) / 1000.0;
+            }
+        }
+        self.max_latency_us as f64 / 1000.0
+    }
+}
+
+/// Shared by a driver's match tasks.
 #[derive(Default)]
 pub struct Stats {
     finished: AtomicU64,
     failed: AtomicU64,
     actions: AtomicU64,
-    /// Microseconds from sending an action to the opponent receiving the resulting view.
-    latencies: Mutex<Vec<u64>>,
+    latency: Mutex<BTreeMap<u32, u64>>,
+    max_latency_us: AtomicU64,
     errors: Mutex<BTreeMap<String, u64>>,
     first_failure: Mutex<Option<String>>,
 }
@@ -31,13 +97,13 @@ impl Stats {
         self.error("match_failed");
     }
 
-    pub fn action(&self) {
+    /// An action reached the opponent `d` after it was sent.
+    pub fn action(&self, d: Duration) {
         self.actions.fetch_add(1, Ordering::Relaxed);
-    }
-
-    pub fn latency(&self, d: Duration) {
-        if let Ok(mut l) = self.latencies.lock() {
-            l.push(d.as_micros() as u64);
+        let us = d.as_micros() as u64;
+        self.max_latency_us.fetch_max(us, Ordering::Relaxed);
+        if let Ok(mut l) = self.latency.lock() {
+            *l.entry(bucket_of(us)).or_default() += 1;
         }
     }
 
@@ -47,62 +113,148 @@ impl Stats {
         }
     }
 
-    pub fn error_count(&self) -> u64 {
-        self.errors.lock().map(|e| e.values().sum()).unwrap_or(0)
+    pub fn figures(&self) -> Figures {
+        Figures {
+            matches_finished: self.finished.load(Ordering::Relaxed),
+            matches_failed: self.failed.load(Ordering::Relaxed),
+            actions: self.actions.load(Ordering::Relaxed),
+            errors: self.errors.lock().map(|e| e.clone()).unwrap_or_default(),
+            first_failure: self.first_failure.lock().ok().and_then(|f| f.clone()),
+            latency: self.latency.lock().map(|l| l.clone()).unwrap_or_default(),
+            max_latency_us: self.max_latency_us.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// The server's side of a run, read from `/proc`.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct ServerUse {
+    pub cpu_seconds: Option<f64>,
+    pub rss_baseline_kib: Option<u64>,
+    pub rss_peak_kib: Option<u64>,
+    pub rss_end_kib: Option<u64>,
+}
+
+/// The final JSON line.
+#[derive(Serialize)]
+pub struct Summary<'a> {
+    pub matches: usize,
+    pub sockets: usize,
+    pub think_ms: [u64; 2],
+    pub seconds: f64,
+    pub actions: u64,
+    pub actions_per_second: f64,
+    pub p50_ms: f64,
+    pub p99_ms: f64,
+    pub p999_ms: f64,
+    pub max_ms: f64,
+    pub matches_finished: u64,
+    pub matches_failed: u64,
+    pub errors: u64,
+    pub error_codes: &'a BTreeMap<String, u64>,
+    pub server_cpu_seconds: Option<f64>,
+    pub server_cpu_us_per_action: Option<f64>,
+    pub server_cpu_percent: Option<f64>,
+    pub server_rss_peak_kib: Option<u64>,
+    pub server_rss_kib_per_match: Option<f64>,
+}
+
+impl<'a> Summary<'a> {
+    pub fn new(matches: usize, think_ms: [u64; 2], elapsed: Duration, f: &'a Figures, server: ServerUse) -> Summary<'a> {
+        let secs = elapsed.as_secs_f64().max(1e-9);
+        Summary {
+            matches,
+            sockets: matches * 3,
+            think_ms,
+            seconds: secs,
+            actions: f.actions,
+            actions_per_second: f.actions as f64 / secs,
+            p50_ms: f.percentile_ms(0.5),
+            p99_ms: f.percentile_ms(0.99),
+            p999_ms: f.percentile_ms(0.999),
+            max_ms: f.max_latency_us as f64 / 1000.0,
+            matches_finished: f.matches_finished,
+            matches_failed: f.matches_failed,
+            errors: f.error_count(),
+            error_codes: &f.errors,
+            server_cpu_seconds: server.cpu_seconds,
+            server_cpu_us_per_action: server
+                .cpu_seconds
+                .filter(|_| f.actions > 0)
+                .map(|c| c * 1e6 / f.actions as f64),
+            server_cpu_percent: server.cpu_seconds.map(|c| 100.0 * c / secs),
+            server_rss_peak_kib: server.rss_peak_kib,
+            server_rss_kib_per_match: match (server.rss_peak_kib, server.rss_baseline_kib) {
+                (Some(peak), Some(base)) if matches > 0 => Some(peak.saturating_sub(base) as f64 / matches as f64),
+                _ => None,
+            },
+        }
     }
 
-    pub fn report(
-        &self,
-        args: &Args,
-        elapsed: Duration,
-        rss_end_kib: Option<u64>,
-        rss_peak_kib: Option<u64>,
-    ) -> String {
-        let mut lat = self.latencies.lock().map(|l| l.clone()).unwrap_or_default();
-        lat.sort_unstable();
-        let pct = |p: f64| -> f64 {
-            if lat.is_empty() {
-                return 0.0;
-            }
-            let i = ((lat.len() as f64 - 1.0) * p).round() as usize;
-            lat[i] as f64 / 1000.0
-        };
-        let actions = self.actions.load(Ordering::Relaxed);
-        let secs = elapsed.as_secs_f64().max(1e-9);
-        let errors = self.errors.lock().map(|e| e.clone()).unwrap_or_default();
-        let mut out = String::new();
-        out.push_str(&format!(
-            "matches: {} concurrent, {} finished, {} failed ({} sockets)\n",
-            args.matches,
-            self.finished.load(Ordering::Relaxed),
-            self.failed.load(Ordering::Relaxed),
-            args.matches * 3
-        ));
-        out.push_str(&format!(
-            "actions: {actions} in {secs:.1} s = {:.0} actions/s (think time {}-{} ms)\n",
-            actions as f64 / secs,
-            args.think_min_ms,
-            args.think_max_ms
-        ));
-        out.push_str(&format!(
-            "latency action -> opponent's view: p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms ({} samples)\n",
-            pct(0.5),
-            pct(0.99),
-            lat.last().map_or(0.0, |m| *m as f64 / 1000.0),
-            lat.len()
-        ));
-        out.push_str(&format!("errors: {} {:?}\n", errors.values().sum::<u64>(), errors));
-        if let Ok(Some(f)) = self.first_failure.lock().map(|f| f.clone()) {
+    /// For people.
+    pub fn text(&self, first_failure: Option<&str>) -> String {
+        let mut out = format!(
+            "matches: {} live ({} sockets), {} finished, {} failed\n\
+             actions: {} in {:.1} s = {:.0} actions/s (think time {}-{} ms)\n\
+             latency action -> opponent's view: p50 {:.2} ms, p99 {:.2} ms, p99.9 {:.2} ms, max {:.2} ms\n\
+             errors: {} {:?}\n",
+            self.matches,
+            self.sockets,
+            self.matches_finished,
+            self.matches_failed,
+            self.actions,
+            self.seconds,
+            self.actions_per_second,
+            self.think_ms[0],
+            self.think_ms[1],
+            self.p50_ms,
+            self.p99_ms,
+            self.p999_ms,
+            self.max_ms,
+            self.errors,
+            self.error_codes
+        );
+        if let Some(f) = first_failure {
             out.push_str(&format!("first failure: {f}\n"));
         }
-        match (rss_end_kib, rss_peak_kib) {
-            (Some(end), Some(peak)) => out.push_str(&format!(
-                "server RSS: {:.1} MiB at the end, {:.1} MiB peak\n",
-                end as f64 / 1024.0,
-                peak as f64 / 1024.0
+        match (self.server_cpu_seconds, self.server_cpu_us_per_action) {
+            (Some(cpu), per) => out.push_str(&format!(
+                "server CPU: {cpu:.1} s ({:.0}% of one core), {} per action\n",
+                self.server_cpu_percent.unwrap_or(0.0),
+                per.map_or("-".into(), |p| format!("{p:.0} µs"))
             )),
-            _ => out.push_str("server RSS: not measured (external server)\n"),
+            _ => out.push_str("server CPU: not measured (give --server-pid for a server started apart)\n"),
+        }
+        if let Some(peak) = self.server_rss_peak_kib {
+            out.push_str(&format!(
+                "server RSS: {:.1} MiB peak, {} per live match\n",
+                peak as f64 / 1024.0,
+                self.server_rss_kib_per_match
+                    .map_or("-".into(), |k| format!("{k:.1} KiB"))
+            ));
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentiles_from_merged_histograms_stay_within_two_percent() {
+        let (a, b) = (Stats::default(), Stats::default());
+        for ms in 1..=1000u64 {
+            let s = if ms % 2 == 0 { &a } else { &b };
+            s.action(Duration::from_millis(ms));
+        }
+        let mut f = a.figures();
+        f.merge(b.figures());
+        assert_eq!(f.actions, 1000);
+        for (q, want) in [(0.5, 500.0), (0.99, 990.0), (0.999, 999.0)] {
+            let got = f.percentile_ms(q);
+            assert!((got - want).abs() / want < 0.025, "q{q}: {got} vs {want}");
+        }
+        assert_eq!(f.max_latency_us, 1_000_000);
     }
 }
