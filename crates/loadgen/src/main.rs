@@ -179,7 +179,8 @@ async fn drive(args: &Args, addr: SocketAddr) -> Figures {
             for round in 0u64.. {
                 let index = slot as u64 + round * args.matches as u64;
                 let left = deadline.saturating_sub(started.elapsed());
-                let played = tokio::time::timeout(left, matchplay::play(addr, &args, index, &stats, &setup, stop_at)).await;
+                let played =
+                    tokio::time::timeout(left, matchplay::play(addr, &args, index, &stats, &setup, stop_at)).await;
                 match played {
                     Ok(Ok(Played::Finished)) => stats.finished(),
                     Ok(Ok(Played::Stopped)) => break,
@@ -215,7 +216,14 @@ async fn drive_in_processes(args: &Args, addr: SocketAddr) -> Result<Figures> {
             .args(["--think-min-ms", &args.think_min_ms.to_string()])
             .args(["--think-max-ms", &args.think_max_ms.to_string()])
             .args(["--deadline-secs", &args.deadline_secs.to_string()])
-            .args(["--mode", if args.mode == Mode::Tutorial { "tutorial" } else { "full" }])
+            .args([
+                "--mode",
+                if args.mode == Mode::Tutorial {
+                    "tutorial"
+                } else {
+                    "full"
+                },
+            ])
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
         if let Some(d) = args.duration_secs {
@@ -303,7 +311,13 @@ async fn main() -> Result<()> {
         rss_peak_kib: (peak > 0).then_some(peak),
         rss_end_kib: server_pid.and_then(rss_kib),
     };
-    let summary = Summary::new(args.matches, [args.think_min_ms, args.think_max_ms], elapsed, &figures, server);
+    let summary = Summary::new(
+        args.matches,
+        [args.think_min_ms, args.think_max_ms],
+        elapsed,
+        &figures,
+        server,
+    );
     print!("{}", summary.text(figures.first_failure.as_deref()));
     println!("{}", serde_json::to_string(&summary)?);
     drop(spawned);

@@ -13,7 +13,11 @@ use serde::{Deserialize, Serialize};
 const BUCKET_GROWTH: f64 = 1.02;
 
 fn bucket_of(micros: u64) -> u32 {
-    if micros <= 1 { 0 } else { ((micros as f64).ln() / BUCKET_GROWTH.ln()).floor() as u32 }
+    if micros <= 1 {
+        0
+    } else {
+        ((micros as f64).ln() / BUCKET_GROWTH.ln()).floor() as u32
+    }
 }
 
 fn micros_of(bucket: u32) -> f64 {
@@ -160,7 +164,13 @@ pub struct Summary<'a> {
 }
 
 impl<'a> Summary<'a> {
-    pub fn new(matches: usize, think_ms: [u64; 2], elapsed: Duration, f: &'a Figures, server: ServerUse) -> Summary<'a> {
+    pub fn new(
+        matches: usize,
+        think_ms: [u64; 2],
+        elapsed: Duration,
+        f: &'a Figures,
+        server: ServerUse,
+    ) -> Summary<'a> {
         let secs = elapsed.as_secs_f64().max(1e-9);
         Summary {
             matches,

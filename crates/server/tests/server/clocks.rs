@@ -205,3 +205,42 @@ async fn time_controls_out_of_bounds_are_refused() -> Result<()> {
     }
     server.stop().await
 }
+
+#[tokio::test]
+async fn an_away_players_clock_keeps_running_and_the_win_can_still_be_claimed() -> Result<()> {
+    let mut config = evr_server::Config::for_tests(support::temp_dir("clock-away"));
+    config.disconnect_grace_secs = 1;
+    let server = support::start_with(config).await?;
+    let addr = server.addr;
+    let created = support::create_room(addr, &with_clock(600, 0)).await?;
+    let joined = support::join_room(addr, &created.code, Some(&support::invite_secret(&created)?))
+        .await?
+        .map_err(|e| anyhow::anyhow!("join: {e:?}"))?;
+    let (mut a, wa) = Client::hello(addr, &created.code, Some(&created.token), None).await?;
+    let (b, _) = Client::hello(addr, &created.code, Some(&joined.token), None).await?;
+    // the creator makes its character choice; the guest leaves before making its own
+    let choose = *wa.view.legal_actions.first().context("a character choice")?;
+    a.send(&support::action(wa.seq, "c1", choose)).await?;
+    let (_, after) = recv_update_clock(&mut a).await?;
+    let away = created.seat.opponent();
+    assert!(after.running[away]);
+    drop(b);
+    tokio::time::sleep(Duration::from_millis(1300)).await;
+    // the away player's clock ran on meanwhile, as a fresh connection is told
+    let (watcher, _) = Client::hello(addr, &created.code, None, None).await?;
+    let now = recv_welcome_clock(&watcher)?;
+    assert!(now.running[away], "it still runs");
+    assert!(
+        now.remaining_ms[away] <= after.remaining_ms[away] - 1200,
+        "it ran while the player was away: {} then {}",
+        after.remaining_ms[away],
+        now.remaining_ms[away]
+    );
+    // and the claim-win flow is unchanged: the clocks stop with the claim
+    a.send(&evr_protocol::ClientMsg::ClaimWin).await?;
+    let room = a.recv_room().await?;
+    assert_eq!(room.forfeit_winner, Some(created.seat));
+    assert_eq!(room.forfeit_reason, Some(ForfeitReason::OpponentAway));
+    assert_eq!(recv_clock(&mut a).await?.running, ByFaction::splat(false));
+    server.stop().await
+}
