@@ -28,6 +28,17 @@ async fn recv_chat(c: &mut Client) -> Result<Vec<ChatMessage>> {
     .await
 }
 
+/// The chat a client's welcome carried.
+fn welcome_chat(c: &Client) -> Result<Vec<ChatMessage>> {
+    c.frames
+        .iter()
+        .find_map(|f| match f {
+            ServerMsg::Welcome { chat, .. } => Some(chat.clone()),
+            _ => None,
+        })
+        .context("a welcome")
+}
+
 /// Where in a client's frames the chat message `id` arrived (`None`: never).
 fn arrival(c: &Client, id: u64) -> Option<usize> {
     c.frames
@@ -89,16 +100,9 @@ async fn the_spectators_chat_reaches_the_seats_only_once_the_game_is_over() -> R
         reloaded.view.phase, wa.view.phase,
         "a seat reconnecting during the game…"
     );
-    let welcome_chat = c3
-        .frames
-        .iter()
-        .find_map(|f| match f {
-            ServerMsg::Welcome { chat, .. } => Some(chat.clone()),
-            _ => None,
-        })
-        .context("welcome")?;
+    let during = welcome_chat(&c3)?;
     assert_eq!(
-        welcome_chat.iter().map(|m| m.id).collect::<Vec<_>>(),
+        during.iter().map(|m| m.id).collect::<Vec<_>>(),
         vec![1, 3],
         "…gets the players' chat without the spectators'"
     );
@@ -121,14 +125,7 @@ async fn the_spectators_chat_reaches_the_seats_only_once_the_game_is_over() -> R
     }
     // after the game a reconnecting seat gets both channels
     let (c4, _) = Client::hello(addr, &seats.code, Some(&seats.guest_token), None).await?;
-    let chat = c4
-        .frames
-        .iter()
-        .find_map(|f| match f {
-            ServerMsg::Welcome { chat, .. } => Some(chat.clone()),
-            _ => None,
-        })
-        .context("welcome")?;
+    let chat = welcome_chat(&c4)?;
     assert_eq!(chat.iter().map(|m| m.id).collect::<Vec<_>>(), vec![1, 2, 3]);
     server.stop().await
 }
@@ -207,14 +204,7 @@ async fn refused_messages_change_nothing_and_the_chat_survives_a_restart() -> Re
     // a restart: everything stored comes back, in order, nothing refused among it
     let server = support::start_with(evr_server::Config::for_tests(dir)).await?;
     let (s2, _) = Client::hello(server.addr, &seats.code, None, None).await?;
-    let chat = s2
-        .frames
-        .iter()
-        .find_map(|f| match f {
-            ServerMsg::Welcome { chat, .. } => Some(chat.clone()),
-            _ => None,
-        })
-        .context("welcome")?;
+    let chat = welcome_chat(&s2)?;
     assert_eq!(chat.len(), sent + 1, "every stored message and only those: {chat:?}");
     assert!(chat.windows(2).all(|p| p[0].id < p[1].id));
     assert_eq!(chat.last().map(|m| m.body.clone()), Some(text("nice")));
