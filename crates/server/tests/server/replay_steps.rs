@@ -64,6 +64,15 @@ fn replayed(r: &ReplaySteps) -> Vec<(u32, View, Vec<LogEntry>)> {
     r.steps.iter().map(|s| (s.seq, s.view.clone(), s.log.clone())).collect()
 }
 
+/// Reads `room` messages until one says `sides` agreed to reveal the game.
+async fn agreed(c: &mut Client, sides: &[Faction]) -> Result<()> {
+    c.recv_until("the agreement", |m| match m {
+        ServerMsg::Room { room } if sides.iter().all(|f| room.reveal_agreed[*f]) => Some(()),
+        _ => None,
+    })
+    .await
+}
+
 #[tokio::test]
 async fn a_finished_game_replays_step_by_step_as_each_viewer_saw_it_live() -> Result<()> {
     let server = support::start("replay-steps").await?;
@@ -158,16 +167,16 @@ async fn a_finished_game_replays_step_by_step_as_each_viewer_saw_it_live() -> Re
         refused(addr, &everything_path, Some(&seats.creator_token)).await?,
         (403, ErrorCode::ReplayNotRevealed)
     );
+    // (the game-over `room` message may still be queued: wait for the one with the agreement)
     a.send(&ClientMsg::RevealReplay).await?;
-    a.recv_room().await?;
+    agreed(&mut a, &[creator]).await?;
     assert_eq!(
         refused(addr, &everything_path, None).await?,
         (403, ErrorCode::ReplayNotRevealed),
         "one player is not enough"
     );
     b.send(&ClientMsg::RevealReplay).await?;
-    b.recv_room().await?;
-    b.recv_room().await?;
+    agreed(&mut b, &Faction::BOTH).await?;
     let all = support::replay_steps(addr, &seats.code, ReplayEyes::Everything, None).await?;
     assert_eq!(all.viewer, Viewer::Omniscient);
     assert!(all.revealed);
