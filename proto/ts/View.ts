@@ -38,6 +38,7 @@ rounds: Array<RoundResult>, outcome: Outcome | null,
  */
 legal_actions: Array<Action>, 
 /**
- * This round's log as the viewer may know it.
+ * This round's log as the viewer may know it (empty in a live `update`, whose `events` extend
+ * the log a client already holds).
  */
 log: Array<LogEntry>, };

@@ -236,7 +236,8 @@ pub struct View {
     pub outcome: Option<Outcome>,
     /// What the viewer may do now (empty for spectators).
     pub legal_actions: Vec<Action>,
-    /// This round's log as the viewer may know it.
+    /// This round's log as the viewer may know it (empty in a live `update`, whose `events` extend
+    /// the log a client already holds).
     pub log: Vec<LogEntry>,
 }
 
@@ -253,6 +254,16 @@ impl View {
 impl Game {
     /// The view of `viewer`.
     pub fn view(&self, viewer: Viewer) -> View {
+        self.view_with_log(viewer, true)
+    }
+
+    /// The view of `viewer` without this round's log (`log` empty): for a client that already
+    /// holds the log and extends it with each update's events, it is the same view in fewer bytes.
+    pub fn view_without_log(&self, viewer: Viewer) -> View {
+        self.view_with_log(viewer, false)
+    }
+
+    fn view_with_log(&self, viewer: Viewer, with_log: bool) -> View {
         let phase = match self.phase {
             Phase::CharacterChoice => PhaseName::CharacterChoice,
             Phase::Planning => PhaseName::Planning,
@@ -297,7 +308,11 @@ impl Game {
             rounds: self.results.clone(),
             outcome: self.outcome,
             legal_actions: viewer.seat().map(|s| self.legal_actions(s)).unwrap_or_default(),
-            log: self.round_log.iter().map(|e| e.project(viewer)).collect(),
+            log: if with_log {
+                self.round_log.iter().map(|e| e.project(viewer)).collect()
+            } else {
+                Vec::new()
+            },
         }
     }
 

@@ -126,9 +126,11 @@ impl Room {
                 .last()
                 .map(|(_, evs)| evs.iter().map(|e| e.project(viewer)).collect())
                 .unwrap_or_default();
+            // without this round's log: every client holds it (the welcome's `log`) and extends
+            // it with `events`, so it would only repeat itself in every update
             ServerMsg::Update {
                 seq,
-                view: Box::new(room.current.game.view(viewer)),
+                view: Box::new(room.current.game.view_without_log(viewer)),
                 events,
                 clock,
             }

@@ -480,3 +480,11 @@ pub async fn replay_steps(addr: SocketAddr, code: &str, eyes: ReplayEyes, token:
     ensure!(status == 200, "{eyes:?} refused: {status} {text}");
     Ok(serde_json::from_str(&text)?)
 }
+
+/// `v` as an update carries it: without the round's log (a welcome's view has it).
+pub fn without_log(v: &View) -> View {
+    View {
+        log: Vec::new(),
+        ..v.clone()
+    }
+}
