@@ -309,7 +309,6 @@ async fn main() -> Result<()> {
             .map(|(after, before)| after - before),
         rss_baseline_kib: rss_baseline,
         rss_peak_kib: (peak > 0).then_some(peak),
-        rss_end_kib: server_pid.and_then(rss_kib),
     };
     let summary = Summary::new(
         args.matches,

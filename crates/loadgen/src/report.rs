@@ -136,7 +136,6 @@ pub struct ServerUse {
     pub cpu_seconds: Option<f64>,
     pub rss_baseline_kib: Option<u64>,
     pub rss_peak_kib: Option<u64>,
-    pub rss_end_kib: Option<u64>,
 }
 
 /// The final JSON line.
