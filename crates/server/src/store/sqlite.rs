@@ -284,12 +284,25 @@ fn writer_loop(mut conn: Connection, rx: mpsc::Receiver<Job>) {
     }
 }
 
+/// One transaction for the whole batch. Every statement, `BEGIN` and `COMMIT` included, is a
+/// cached prepared statement: parsing SQL again for each write cost as much as running it.
 fn commit_batch(conn: &mut Connection, batch: &[Job]) -> Result<(), rusqlite::Error> {
-    let tx = conn.transaction()?;
-    for Job::Write(op, _) in batch {
-        apply(&tx, op)?;
+    conn.prepare_cached("BEGIN")?.execute([])?;
+    let applied = batch.iter().try_for_each(|Job::Write(op, _)| apply(conn, op));
+    match applied.and_then(|()| conn.prepare_cached("COMMIT")?.execute([]).map(|_| ())) {
+        Ok(()) => Ok(()),
+        Err(e) => {
+            // the batch is all or nothing: undo what it wrote before the failure
+            if !conn.is_autocommit() {
+                let _ = conn.execute_batch("ROLLBACK");
+            }
+            Err(e)
+        }
     }
-    tx.commit()
+}
+
+fn execute_cached(conn: &Connection, sql: &str, params: impl rusqlite::Params) -> Result<usize, rusqlite::Error> {
+    conn.prepare_cached(sql)?.execute(params)
 }
 
 fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
@@ -300,11 +313,13 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
             invite_hash,
             creator_hash,
             created_at,
-        } => conn.execute(
+        } => execute_cached(
+    conn,
             "INSERT INTO rooms (code, options, invite_hash, creator_hash, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
             params![code, to_json(options)?, invite_hash, creator_hash, created_at],
         ),
-        WriteOp::SetGuest { code, guest_hash } => conn.execute(
+        WriteOp::SetGuest { code, guest_hash } => execute_cached(
+    conn,
             "UPDATE rooms SET guest_hash = ?2 WHERE code = ?1",
             params![code, guest_hash],
         ),
@@ -317,7 +332,8 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
             started_at,
         } => {
             let (seed, key, salt) = secret_columns(secret);
-            conn.execute(
+            execute_cached(
+    conn,
                 "INSERT INTO games (room_code, game_no, seed, seed_key, seed_salt, creator_faction, start_seq, started_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
                 params![code, game_no, seed, key, salt, faction_text(*creator_faction), seq, started_at],
@@ -331,7 +347,8 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
             action,
             action_id,
             clock_ms,
-        } => conn.execute(
+        } => execute_cached(
+    conn,
             "INSERT INTO actions (room_code, game_no, seq, seat, action, action_id, clock_ms)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             params![
@@ -344,7 +361,8 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
                 clock_ms.map(|c| to_json(&c)).transpose()?
             ],
         ),
-        WriteOp::AgreeToReveal { code, game_no, faction } => conn.execute(
+        WriteOp::AgreeToReveal { code, game_no, faction } => execute_cached(
+    conn,
             match faction {
                 Faction::Rebel => "UPDATE games SET reveal_rebel = 1 WHERE room_code = ?1 AND game_no = ?2",
                 Faction::Imperial => "UPDATE games SET reveal_imperial = 1 WHERE room_code = ?1 AND game_no = ?2",
@@ -353,7 +371,8 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
         ),
         WriteOp::Chat { code, chat } => {
             let m = &chat.message;
-            conn.execute(
+            execute_cached(
+    conn,
                 "INSERT INTO chat (room_code, id, game_no, at, channel, author, body) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
                 params![
                     code,
@@ -366,7 +385,8 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
                 ],
             )
         }
-        WriteOp::EndGame { code, game_no, result } => conn.execute(
+        WriteOp::EndGame { code, game_no, result } => execute_cached(
+    conn,
             "UPDATE games SET result = ?3 WHERE room_code = ?1 AND game_no = ?2",
             params![code, game_no, to_json(result)?],
         ),
