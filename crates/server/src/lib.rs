@@ -11,6 +11,7 @@ pub mod clock;
 pub mod config;
 pub mod fairness;
 mod http;
+mod listen;
 mod metrics_names;
 mod replay;
 mod room;
@@ -18,13 +19,11 @@ pub mod secrets;
 pub mod store;
 mod ws;
 
-use std::net::SocketAddr;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use axum::Router;
 use axum::routing::{get, post};
-use axum::serve::ListenerExt;
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
@@ -94,26 +93,17 @@ pub async fn run(listener: TcpListener, config: Config, shutdown: CancellationTo
         .fallback(get(client::serve))
         .with_state(app.clone());
 
+    let options = listen::SocketOptions {
+        send_buffer: config.socket_send_buffer,
+    };
     let app_for_shutdown = app.clone();
     let stop = shutdown.clone();
-    let send_buffer = config.socket_send_buffer;
-    let listener = listener.tap_io(move |tcp| {
-        // Small messages must leave at once: Nagle's algorithm would hold them for an ACK.
-        if let Err(e) = tcp.set_nodelay(true) {
-            tracing::debug!(error = %e, "cannot set TCP_NODELAY");
-        }
-        if let Some(bytes) = send_buffer
-            && let Err(e) = socket2::SockRef::from(&*tcp).set_send_buffer_size(bytes)
-        {
-            tracing::debug!(error = %e, "cannot set the send buffer");
-        }
+    tokio::spawn(async move {
+        stop.cancelled().await;
+        // from now on new rooms are refused and readiness fails
+        app_for_shutdown.shutdown.cancel();
     });
-    axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())
-        .with_graceful_shutdown(async move {
-            stop.cancelled().await;
-            app_for_shutdown.shutdown.cancel();
-        })
-        .await?;
+    listen::serve(listener, router, options, shutdown, SHUTDOWN_GRACE).await;
 
     // Stop accepting is done; tell every room (and so every client), then wait for them.
     for room in app.rooms.all() {

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use axum::extract::ws::Utf8Bytes;
+use bytes::Bytes;
 use evr_protocol::{ChatBody, ChatChannel, ChatMessage, ErrorCode, ServerMsg};
 
 use super::{ConnId, Room};
@@ -89,7 +89,7 @@ impl Room {
     fn send_chat(&mut self, to: &[ConnId], messages: Vec<ChatMessage>) {
         match serde_json::to_string(&ServerMsg::Chat { messages }) {
             Ok(text) => {
-                let text = Utf8Bytes::from(text);
+                let text = Bytes::from(text);
                 for id in to {
                     self.send_raw(*id, text.clone());
                 }

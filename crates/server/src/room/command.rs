@@ -1,7 +1,7 @@
 //! What a room actor is asked to do, and the handle that asks it. Connections and HTTP handlers
 //! talk to a room only through these.
 
-use axum::extract::ws::Utf8Bytes;
+use bytes::Bytes;
 use evr_protocol::{ChatBody, ChatChannel, ErrorCode, Role, RoomStatus};
 use evr_rules::{Action, Faction};
 use tokio::sync::{mpsc, oneshot};
@@ -11,7 +11,7 @@ pub type ConnId = u64;
 
 /// A message queued for one connection: already serialized, shared between connections that see
 /// the same thing.
-pub type Outbound = Utf8Bytes;
+pub type Outbound = Bytes;
 
 /// What the room actor is asked to do.
 #[derive(Debug)]

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use axum::extract::ws::Utf8Bytes;
+use bytes::Bytes;
 use evr_protocol::{ErrorCode, PROTOCOL_VERSION, Presence, Role, RoomInfo, SeatPresence, ServerMsg};
 use evr_rules::{ByFaction, LogEntry, Viewer};
 
@@ -71,7 +71,7 @@ impl Room {
     /// Serializes and queues `msg` for one connection; a connection that cannot keep up is dropped.
     pub(super) fn send(&mut self, conn: ConnId, msg: &ServerMsg) {
         match serde_json::to_string(msg) {
-            Ok(text) => self.send_raw(conn, Utf8Bytes::from(text)),
+            Ok(text) => self.send_raw(conn, Bytes::from(text)),
             Err(e) => tracing::error!(room = %self.code, error = %e, "cannot serialize a message"),
         }
     }
@@ -112,7 +112,7 @@ impl Room {
                 Some(t) => t.clone(),
                 None => match serde_json::to_string(&make(self, viewer)) {
                     Ok(s) => {
-                        let t = Utf8Bytes::from(s);
+                        let t = Bytes::from(s);
                         cache.insert(viewer, t.clone());
                         t
                     }

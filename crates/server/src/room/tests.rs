@@ -81,7 +81,7 @@ impl Peer {
     pub(super) fn drain(&mut self) -> Vec<ServerMsg> {
         let mut out = Vec::new();
         while let Ok(text) = self.rx.try_recv() {
-            out.push(serde_json::from_str(text.as_str()).expect("the room sends server messages"));
+            out.push(serde_json::from_slice(&text).expect("the room sends server messages"));
         }
         out
     }

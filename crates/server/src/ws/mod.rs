@@ -10,6 +10,8 @@
 pub(crate) mod dispatch;
 pub(crate) mod frame;
 mod handshake;
+mod rfc6455;
+mod socket;
 mod strikes;
 mod writer;
 
@@ -17,55 +19,100 @@ use std::num::NonZeroU32;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::body::Body;
+use axum::extract::{Path, Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use bytes::Bytes;
 use evr_protocol::{ErrorCode, MAX_FRAME_BYTES, ServerMsg};
-use futures_util::StreamExt;
 use governor::{Quota, RateLimiter};
+use hyper_util::rt::TokioIo;
+use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use self::dispatch::Route;
 use self::frame::Refusal;
+use self::rfc6455::Incoming;
+use self::socket::{Read, WsReader, WsWriter};
 use self::strikes::{AfterStrike, MAX_STRIKES, Strikes};
+use self::writer::Control;
 use crate::app::App;
 use crate::room::{Command, ConnId, Outbound, RoomHandle};
 
-/// Frames above this are refused by the WebSocket layer itself (the connection closes); frames
-/// between [`MAX_FRAME_BYTES`] and this get a `frame_too_large` error and the connection stays.
+/// Messages above this close the connection (1009); messages between [`MAX_FRAME_BYTES`] and this
+/// get a `frame_too_large` error and the connection stays.
 const HARD_FRAME_LIMIT: usize = 4 * MAX_FRAME_BYTES;
-/// Initial read buffer per connection.
-const READ_BUFFER: usize = 4 * 1024;
 /// A client must say hello within this time.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(15);
 
-pub async fn upgrade(
-    ws: WebSocketUpgrade,
-    Path(code): Path<String>,
-    headers: HeaderMap,
-    State(app): State<Arc<App>>,
-) -> Response {
+/// Whether a comma-separated header holds `token` (case-insensitive), as `Connection: keep-alive, Upgrade`.
+fn has_token(headers: &HeaderMap, name: header::HeaderName, token: &str) -> bool {
+    headers
+        .get_all(name)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|t| t.trim().eq_ignore_ascii_case(token))
+}
+
+/// The `Sec-WebSocket-Key` of a valid WebSocket upgrade request, or the answer refusing it.
+fn upgrade_key(headers: &HeaderMap) -> Result<&HeaderValue, Response> {
+    if !has_token(headers, header::UPGRADE, "websocket") || !has_token(headers, header::CONNECTION, "upgrade") {
+        return Err((StatusCode::UPGRADE_REQUIRED, "this address takes WebSocket connections").into_response());
+    }
+    if headers.get(header::SEC_WEBSOCKET_VERSION).map(|v| v.as_bytes()) != Some(b"13") {
+        let mut r = (StatusCode::BAD_REQUEST, "WebSocket version 13 only").into_response();
+        r.headers_mut()
+            .insert(header::SEC_WEBSOCKET_VERSION, HeaderValue::from_static("13"));
+        return Err(r);
+    }
+    match headers.get(header::SEC_WEBSOCKET_KEY) {
+        Some(key) if key.len() == 24 => Ok(key),
+        _ => Err((StatusCode::BAD_REQUEST, "missing or malformed Sec-WebSocket-Key").into_response()),
+    }
+}
+
+pub async fn upgrade(Path(code): Path<String>, State(app): State<Arc<App>>, mut req: Request) -> Response {
     let origin = app.config.public_origin.trim_end_matches('/');
     if !origin.is_empty()
-        && let Some(o) = headers.get(header::ORIGIN)
+        && let Some(o) = req.headers().get(header::ORIGIN)
         && o.as_bytes() != origin.as_bytes()
     {
         return (StatusCode::FORBIDDEN, "origin not allowed").into_response();
     }
+    let accept = match upgrade_key(req.headers()) {
+        Ok(key) => rfc6455::accept_key(key.as_bytes()),
+        Err(refused) => return refused,
+    };
+    let upgraded = hyper::upgrade::on(&mut req);
     let tracker = app.tracker.clone();
-    // Client frames are small; a 128 KiB default read buffer per socket would dominate memory
-    // with thousands of connections. Writes are flushed per message.
-    ws.read_buffer_size(READ_BUFFER)
-        .write_buffer_size(0)
-        .max_message_size(HARD_FRAME_LIMIT)
-        .max_frame_size(HARD_FRAME_LIMIT)
-        .on_upgrade(move |socket| tracker.track_future(connection(socket, app, code)))
+    tokio::spawn(tracker.track_future(async move {
+        let upgraded = match upgraded.await {
+            Ok(u) => u,
+            Err(e) => return tracing::debug!(error = %e, "the WebSocket upgrade failed"),
+        };
+        match upgraded.downcast::<TokioIo<TcpStream>>() {
+            Ok(parts) => connection(parts.io.into_inner(), parts.read_buf, app, code).await,
+            Err(_) => tracing::error!("a WebSocket upgrade not on a TCP stream of ours"),
+        }
+    }));
+    let mut response = Response::new(Body::empty());
+    *response.status_mut() = StatusCode::SWITCHING_PROTOCOLS;
+    let h = response.headers_mut();
+    h.insert(header::UPGRADE, HeaderValue::from_static("websocket"));
+    h.insert(header::CONNECTION, HeaderValue::from_static("upgrade"));
+    match HeaderValue::from_str(&accept) {
+        Ok(v) => {
+            h.insert(header::SEC_WEBSOCKET_ACCEPT, v);
+        }
+        Err(_) => return StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+    }
+    response
 }
 
 fn encode(msg: &ServerMsg) -> Option<Outbound> {
-    serde_json::to_string(msg).ok().map(Utf8Bytes::from)
+    serde_json::to_string(msg).ok().map(Bytes::from)
 }
 
 fn error_msg(code: ErrorCode, message: impl Into<String>) -> ServerMsg {
@@ -98,14 +145,22 @@ impl Replies {
     }
 }
 
-async fn connection(socket: WebSocket, app: Arc<App>, code: String) {
+async fn connection(tcp: TcpStream, already_read: Bytes, app: Arc<App>, code: String) {
     let conn: ConnId = app.next_conn_id();
-    let (sink, mut stream) = socket.split();
+    let (read_half, write_half) = tcp.into_split();
+    let mut stream = WsReader::new(read_half, &already_read, HARD_FRAME_LIMIT);
+    drop(already_read);
     let (out, out_rx) = mpsc::channel::<Outbound>(app.config.outbound_queue.max(4));
+    let (control, control_rx) = mpsc::channel::<Control>(2);
     // Cancelled when the writer has sent its close frame: the reader then stops waiting for a
     // client that does not answer the closing handshake.
     let written = CancellationToken::new();
-    let writer = tokio::spawn(writer::write_loop(sink, out_rx, written.clone()));
+    let writer = tokio::spawn(writer::write_loop(
+        WsWriter::new(write_half),
+        out_rx,
+        control_rx,
+        written.clone(),
+    ));
 
     let mut replies = Replies {
         weak: out.downgrade(),
@@ -130,17 +185,31 @@ async fn connection(socket: WebSocket, app: Arc<App>, code: String) {
             _ = written.cancelled() => break,
         };
         let read = match next {
-            Some(Ok(Message::Text(_))) if limiter.check().is_err() => Err(Refusal {
+            Read::Message(Incoming::Text(_)) if limiter.check().is_err() => Err(Refusal {
                 code: ErrorCode::RateLimited,
                 message: "too many messages; slow down".into(),
             }),
-            Some(Ok(Message::Text(t))) => frame::read(t.as_str()),
-            Some(Ok(Message::Binary(_))) => Err(Refusal {
+            Read::Message(Incoming::Text(t)) => frame::read(&t),
+            Read::Message(Incoming::Binary) => Err(Refusal {
                 code: ErrorCode::BadMessage,
                 message: "send JSON text frames".into(),
             }),
-            Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
-            Some(Ok(Message::Close(_))) | Some(Err(_)) | None => break,
+            Read::Message(Incoming::Ping(payload)) => {
+                // a client that pings faster than we answer gets no answer to some pings
+                let _ = control.try_send(Control::Pong(payload));
+                continue;
+            }
+            Read::Message(Incoming::Pong) => continue,
+            Read::Message(Incoming::Close(_)) | Read::Closed => break,
+            Read::Violation(v) => {
+                tracing::debug!(
+                    conn,
+                    reason = v.reason,
+                    "closing a connection that broke the WebSocket protocol"
+                );
+                let _ = control.try_send(Control::Close(v.code));
+                break;
+            }
         };
         let msg = match read {
             Ok(msg) => msg,
@@ -185,5 +254,6 @@ async fn connection(socket: WebSocket, app: Arc<App>, code: String) {
         let _ = h.tx.send(Command::Disconnect { conn }).await;
     }
     drop(replies);
+    drop(control);
     let _ = writer.await;
 }
