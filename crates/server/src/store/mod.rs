@@ -5,6 +5,7 @@
 //! commit before the room acknowledges or broadcasts anything. Values cross this boundary typed
 //! (factions, actions, options, results); only an implementation turns them into its own columns.
 
+mod checkpoint;
 mod sqlite;
 
 use std::path::PathBuf;

@@ -16,6 +16,7 @@ use tokio::sync::oneshot;
 
 use evr_protocol::ChatMessage;
 
+use super::checkpoint::{Checkpointer, WRITER_AUTOCHECKPOINT_PAGES};
 use super::{GameResult, Store, StoreError, StoredAction, StoredGame, StoredRoom, WriteOp};
 use crate::chat::{self, StoredChat};
 use crate::fairness::GameSecret;
@@ -177,12 +178,13 @@ enum Job {
     Write(WriteOp, oneshot::Sender<Result<(), StoreError>>),
 }
 
-/// SQLite with one writer thread, and one connection for loading rooms (WAL lets it read while the
-/// writer commits).
+/// SQLite with one writer thread, one connection for loading rooms (WAL lets it read while the
+/// writer commits) and a checkpointer thread (`checkpoint.rs`).
 pub struct SqliteStore {
     jobs: std::sync::Mutex<Option<mpsc::Sender<Job>>>,
     writer: std::sync::Mutex<Option<JoinHandle<()>>>,
     reader: std::sync::Mutex<Connection>,
+    checkpointer: std::sync::Mutex<Checkpointer>,
 }
 
 /// The most writes committed in one transaction.
@@ -195,7 +197,10 @@ impl SqliteStore {
         std::fs::create_dir_all(data_dir).map_err(|e| StoreError::DataDir(data_dir.to_path_buf(), e))?;
         let path = data_dir.join("evr.sqlite3");
         let conn = open(&path)?;
+        conn.pragma_update(None, "wal_autocheckpoint", WRITER_AUTOCHECKPOINT_PAGES)
+            .map_err(|e| StoreError::Open(e.to_string()))?;
         let reader = open(&path)?;
+        let checkpointer = Checkpointer::start(open(&path)?, &path)?;
         let (tx, rx) = mpsc::channel();
         let writer = std::thread::Builder::new()
             .name("evr-store-writer".into())
@@ -205,6 +210,7 @@ impl SqliteStore {
             jobs: std::sync::Mutex::new(Some(tx)),
             writer: std::sync::Mutex::new(Some(writer)),
             reader: std::sync::Mutex::new(reader),
+            checkpointer: std::sync::Mutex::new(checkpointer),
         })
     }
 }
@@ -237,6 +243,9 @@ impl Store for SqliteStore {
         let handle = self.writer.lock().ok().and_then(|mut w| w.take());
         if let Some(h) = handle {
             let _ = h.join();
+        }
+        if let Ok(mut c) = self.checkpointer.lock() {
+            c.stop();
         }
     }
 
