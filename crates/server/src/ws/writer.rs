@@ -13,6 +13,8 @@ use crate::room::Outbound;
 
 /// One send to a client may take this long before the connection is dropped.
 const SEND_TIMEOUT: Duration = Duration::from_secs(10);
+/// The most queued messages written together.
+const BATCH: usize = 16;
 
 /// What the reading half asks the writing half to send.
 #[derive(Debug)]
@@ -32,6 +34,7 @@ pub(super) async fn write_loop(
 ) {
     let _done = written.drop_guard();
     let mut reader_gone = false;
+    let mut batch = Vec::with_capacity(BATCH);
     let close_with = loop {
         tokio::select! {
             biased;
@@ -44,13 +47,14 @@ pub(super) async fn write_loop(
                 Some(Control::Close(code)) => break code,
                 None => reader_gone = true,
             },
-            m = queue.recv() => match m {
-                Some(text) => {
-                    if !matches!(tokio::time::timeout(SEND_TIMEOUT, ws.text(&text)).await, Ok(Ok(()))) {
-                        return;
-                    }
+            n = queue.recv_many(&mut batch, BATCH) => {
+                if n == 0 {
+                    break close_code::NORMAL;
                 }
-                None => break close_code::NORMAL,
+                if !matches!(tokio::time::timeout(SEND_TIMEOUT, ws.texts(&batch)).await, Ok(Ok(()))) {
+                    return;
+                }
+                batch.clear();
             },
         }
     };
