@@ -43,6 +43,11 @@ pub struct Config {
     /// store when someone comes back.
     #[arg(long, env = "EVR_ROOM_IDLE_SECS", default_value_t = 600)]
     pub room_idle_secs: u64,
+    /// A room with no connection for this many seconds gives its game back to the store and waits
+    /// in a few KiB (it is rebuilt from the store when someone comes back), until
+    /// `--room-idle-secs` releases it altogether.
+    #[arg(long, env = "EVR_ROOM_HIBERNATE_SECS", default_value_t = 30)]
+    pub room_hibernate_secs: u64,
     /// Tests only: every game uses this seed instead of one from the operating system, so that
     /// two matches can be compared. Never set it in production.
     #[arg(long, env = "EVR_TEST_FIXED_SEED", hide = true)]
@@ -65,6 +70,10 @@ impl Config {
         Duration::from_secs(self.room_idle_secs.max(1))
     }
 
+    pub fn room_hibernate(&self) -> Duration {
+        Duration::from_secs(self.room_hibernate_secs.max(1))
+    }
+
     pub fn disconnect_grace(&self) -> Duration {
         Duration::from_secs(self.disconnect_grace_secs)
     }
@@ -82,6 +91,7 @@ impl Config {
             socket_send_buffer: None,
             computer_delay_ms: 0,
             room_idle_secs: 600,
+            room_hibernate_secs: 30,
             test_fixed_seed: None,
             min_clock_bank_secs: 1,
             log_json: false,

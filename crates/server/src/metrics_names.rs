@@ -4,6 +4,9 @@
 pub const ROOMS: &str = "evr_rooms";
 pub const ROOMS_LOADED: &str = "evr_rooms_loaded_total";
 pub const ROOMS_RELEASED: &str = "evr_rooms_released_total";
+/// Rooms that gave their game back to the store while nobody was connected, and rooms woken again.
+pub const ROOMS_HIBERNATED: &str = "evr_rooms_hibernated_total";
+pub const ROOMS_WOKEN: &str = "evr_rooms_woken_total";
 pub const CONNECTIONS: &str = "evr_connections";
 pub const ACTIONS: &str = "evr_actions_total";
 pub const ERRORS: &str = "evr_errors_total";

@@ -16,7 +16,7 @@ use super::{Command, Room};
 pub(super) struct ComputerSeat {
     bot: Arc<Mutex<Bot>>,
     /// A decision is being computed; there is at most one at a time.
-    thinking: bool,
+    pub(super) thinking: bool,
 }
 
 impl ComputerSeat {

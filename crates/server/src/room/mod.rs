@@ -15,6 +15,7 @@ mod computer;
 #[cfg(test)]
 mod fuzz_tests;
 mod game_match;
+mod hibernation;
 mod play;
 mod projection;
 mod recovery;
@@ -58,6 +59,8 @@ enum Wake {
     Command(Command),
     /// A clock may have run out.
     Clock,
+    /// Nobody was connected for the hibernation time.
+    Hibernate,
 }
 
 /// The state a room actor owns.
@@ -204,28 +207,33 @@ impl Room {
         Ok(room)
     }
 
-    /// Starts the actor; returns its handle. The actor leaves `registry` (and memory) after
-    /// `config.room_idle()` without a connection.
-    pub fn spawn(mut self, tracker: &tokio_util::task::TaskTracker, registry: Arc<Registry>) -> RoomHandle {
+    /// Starts the actor; returns its handle. Without a connection the actor hibernates after
+    /// `config.room_hibernate()` (`hibernation.rs`) and leaves `registry` (and memory) after
+    /// `config.room_idle()`.
+    pub fn spawn(self, tracker: &tokio_util::task::TaskTracker, registry: Arc<Registry>) -> RoomHandle {
         let (tx, rx) = mpsc::channel(256);
-        self.self_tx = Some(tx.downgrade());
-        tracker.spawn(self.run(rx, registry));
+        tracker.spawn(hibernation::lifecycle(Box::new(self), tx.downgrade(), rx, registry));
         RoomHandle { tx }
     }
 
     /// What wakes the room next; `None` when the room should stop: its mailbox closed, or it sat
     /// idle with no connection (and no clock running) and the registry let it go.
     async fn next_wake(&self, rx: &mut mpsc::Receiver<Command>, registry: &Registry) -> Option<Wake> {
+        let (hibernate, release) = (self.config.room_hibernate(), self.config.room_idle());
         loop {
             let deadline = self.clock_deadline().map(tokio::time::Instant::from_std);
-            // A running clock keeps the room in memory: it must run out even if everyone left.
-            let idle = self.conns.is_empty() && deadline.is_none();
+            // A running clock keeps the room awake: it must run out even if everyone left.
+            let computer_thinking = self.computer.as_ref().is_some_and(|c| c.thinking);
+            let idle = self.conns.is_empty() && deadline.is_none() && !computer_thinking;
             tokio::select! {
                 cmd = rx.recv() => return cmd.map(Wake::Command),
                 _ = tokio::time::sleep_until(deadline.unwrap_or_else(tokio::time::Instant::now)), if deadline.is_some() => {
                     return Some(Wake::Clock);
                 }
-                _ = tokio::time::sleep(self.config.room_idle()), if idle => {
+                _ = tokio::time::sleep(hibernate.min(release)), if idle => {
+                    if hibernate < release {
+                        return Some(Wake::Hibernate);
+                    }
                     if registry.release_if_unused(&self.code, rx) {
                         metrics::counter!(m::ROOMS_RELEASED).increment(1);
                         tracing::debug!(room = %self.code, "idle room left memory");
@@ -237,59 +245,78 @@ impl Room {
         }
     }
 
-    async fn run(mut self, mut rx: mpsc::Receiver<Command>, registry: Arc<Registry>) {
-        metrics::gauge!(m::ROOMS).increment(1.0);
+    /// Handles commands (the one that woke a sleeping room first) until the room stops or
+    /// falls idle.
+    async fn run(
+        &mut self,
+        rx: &mut mpsc::Receiver<Command>,
+        registry: &Registry,
+        first: Option<Command>,
+    ) -> hibernation::RunEnd {
         self.schedule_computer();
-        while let Some(wake) = self.next_wake(&mut rx, &registry).await {
-            let cmd = match wake {
-                Wake::Command(cmd) => cmd,
-                Wake::Clock => {
-                    self.check_clocks().await;
-                    continue;
-                }
+        let mut first = first;
+        loop {
+            let cmd = match first.take() {
+                Some(cmd) => cmd,
+                None => match self.next_wake(rx, registry).await {
+                    None => return hibernation::RunEnd::Stopped,
+                    Some(Wake::Hibernate) => return hibernation::RunEnd::Idle,
+                    Some(Wake::Clock) => {
+                        self.check_clocks().await;
+                        continue;
+                    }
+                    Some(Wake::Command(cmd)) => cmd,
+                },
             };
-            match cmd {
-                Command::Connect {
-                    conn,
-                    token,
-                    last_seq,
-                    out,
-                    reply,
-                } => {
-                    let result = self.connect(conn, token, last_seq, out);
-                    let _ = reply.send(result);
-                }
-                Command::Disconnect { conn } => self.disconnect(conn),
-                Command::Action {
-                    conn,
-                    based_on,
-                    action_id,
-                    action,
-                } => self.action(conn, based_on, action_id, action).await,
-                Command::Rematch { conn } => self.rematch(conn).await,
-                Command::ClaimWin { conn } => self.claim_win(conn).await,
-                Command::RevealReplay { conn } => self.reveal_replay(conn).await,
-                Command::Chat {
-                    conn,
-                    channel,
-                    body,
-                    name,
-                } => self.chat(conn, channel, body, name).await,
-                Command::Join { invite, reply } => {
-                    let result = self.join(invite.as_deref()).await;
-                    let _ = reply.send(result);
-                }
-                Command::Status { reply } => {
-                    let _ = reply.send(self.status());
-                }
-                Command::ComputerAction { based_on, action } => self.computer_action(based_on, action).await,
-                Command::Shutdown => {
-                    self.shut_down();
-                    break;
-                }
+            if let std::ops::ControlFlow::Break(()) = self.handle(cmd).await {
+                return hibernation::RunEnd::Stopped;
             }
         }
-        metrics::gauge!(m::ROOMS).decrement(1.0);
+    }
+
+    /// One command; `Break` after a shutdown.
+    async fn handle(&mut self, cmd: Command) -> std::ops::ControlFlow<()> {
+        match cmd {
+            Command::Connect {
+                conn,
+                token,
+                last_seq,
+                out,
+                reply,
+            } => {
+                let result = self.connect(conn, token, last_seq, out);
+                let _ = reply.send(result);
+            }
+            Command::Disconnect { conn } => self.disconnect(conn),
+            Command::Action {
+                conn,
+                based_on,
+                action_id,
+                action,
+            } => self.action(conn, based_on, action_id, action).await,
+            Command::Rematch { conn } => self.rematch(conn).await,
+            Command::ClaimWin { conn } => self.claim_win(conn).await,
+            Command::RevealReplay { conn } => self.reveal_replay(conn).await,
+            Command::Chat {
+                conn,
+                channel,
+                body,
+                name,
+            } => self.chat(conn, channel, body, name).await,
+            Command::Join { invite, reply } => {
+                let result = self.join(invite.as_deref()).await;
+                let _ = reply.send(result);
+            }
+            Command::Status { reply } => {
+                let _ = reply.send(self.status());
+            }
+            Command::ComputerAction { based_on, action } => self.computer_action(based_on, action).await,
+            Command::Shutdown => {
+                self.shut_down();
+                return std::ops::ControlFlow::Break(());
+            }
+        }
+        std::ops::ControlFlow::Continue(())
     }
 
     /// Tells every connection the server is going away.

@@ -1,4 +1,4 @@
-//! Idle rooms leave memory and come back from the store exactly as they were.
+//! Idle rooms hibernate, then leave memory, and come back from the store exactly as they were.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -86,5 +86,69 @@ async fn idle_rooms_leave_memory_and_come_back_exactly() -> Result<()> {
     d.send(&ClientMsg::ClaimWin).await?;
     let room = d.recv_room().await?;
     assert_eq!(room.forfeit_winner, Some(claim.guest));
+    server.stop().await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_left_alone_hibernates_and_wakes_exactly_as_it_was() -> Result<()> {
+    let mut config = evr_server::Config::for_tests(support::temp_dir("hibernate"));
+    config.room_hibernate_secs = 1;
+    config.disconnect_grace_secs = 5;
+    let server = support::start_with(config).await?;
+    let addr = server.addr;
+    let hibernated_before = counter(addr, "evr_rooms_hibernated_total").await?;
+    let woken_before = counter(addr, "evr_rooms_woken_total").await?;
+
+    let game = support::create_and_join(addr, Mode::Full).await?;
+    let (mut a, wa, mut b, wb) = both(addr, &game, None).await?;
+    let (seq, views) = support::play_random(&mut a, &mut b, &wa, &wb, 40, 3).await?;
+    let left = std::time::Instant::now();
+    drop((a, b));
+
+    let mut waited = Duration::ZERO;
+    while counter(addr, "evr_rooms_hibernated_total").await? < hibernated_before + 1.0 {
+        if waited > Duration::from_secs(15) {
+            bail!("the room did not hibernate");
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        waited += Duration::from_millis(100);
+    }
+    assert!(
+        left.elapsed() >= Duration::from_millis(900),
+        "hibernated after {:?}, before the hibernation time",
+        left.elapsed()
+    );
+    // Asleep, it still says whether the seat is free, without waking.
+    let (status, body) = support::http(addr, "GET", &evr_protocol::room_path(&game.code), None).await?;
+    assert_eq!(status, 200);
+    assert!(body.contains(r#""seat_free":false"#), "{body}");
+    assert_eq!(counter(addr, "evr_rooms_woken_total").await?, woken_before);
+
+    // The guest comes back: the room wakes exactly as it was, and the creator's absence counted
+    // all along (the claim clock did not restart when the room woke).
+    while left.elapsed() < Duration::from_millis(2200) {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let (mut b, wb) = Client::hello(addr, &game.code, Some(&game.guest_token), Some(seq)).await?;
+    assert_eq!(counter(addr, "evr_rooms_woken_total").await?, woken_before + 1.0);
+    assert_eq!(wb.seq, seq);
+    assert_eq!(
+        support::without_log(&wb.view),
+        views[1],
+        "the guest's view is exactly as it was"
+    );
+    let claim = wb.presence.seats[game.creator].claim_in_seconds;
+    assert!(
+        claim.is_some_and(|s| s <= 3),
+        "the creator has been away over 2 s of a 5 s grace: {claim:?}"
+    );
+    let (mut a, wa) = Client::hello(addr, &game.code, Some(&game.creator_token), Some(seq)).await?;
+    assert_eq!(
+        support::without_log(&wa.view),
+        views[0],
+        "the creator's view is exactly as it was"
+    );
+    let (_, end) = support::play_random(&mut a, &mut b, &wa, &wb, 5000, 4).await?;
+    assert!(end[0].outcome.is_some(), "the woken game finished");
     server.stop().await
 }
