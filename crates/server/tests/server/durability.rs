@@ -1,15 +1,19 @@
 //! Nothing acknowledged is lost: a real server process is killed with SIGKILL in the middle of
 //! games; after a restart on the same data directory every acknowledged action is there, the
-//! games resume exactly where they were and reconnecting players finish them.
+//! games resume exactly where they were and reconnecting players finish them. SIGTERM under load
+//! drains: the server exits cleanly and nothing it acknowledged is missing after a restart.
 
 use std::net::SocketAddr;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use evr_protocol::{ErrorCode, ReplayEyes};
+use evr_protocol::{ErrorCode, ReplayEyes, ServerMsg};
 use evr_rules::{Mode, View};
+use rand::{RngExt, SeedableRng};
 
 use crate::support::{self, Client, Seats, Welcome};
 
@@ -22,6 +26,7 @@ async fn spawn_server(port: u16, data_dir: &Path) -> Result<Child> {
         .args(["--bind", &format!("127.0.0.1:{port}")])
         // Scripted players act far faster than people: lift the per-connection rate limit.
         .args(["--messages-per-second", "10000"])
+        .args(["--rooms-per-minute", "1000"])
         .arg("--data-dir")
         .arg(data_dir)
         .env("RUST_LOG", "warn")
@@ -161,6 +166,105 @@ async fn sigterm_tells_clients_and_exits_cleanly() -> Result<()> {
     let mut server = spawn_server(port, &data_dir).await?;
     let (_a, w) = Client::hello(addr, &seats.code, Some(&seats.creator_token), None).await?;
     assert_eq!(w.room.code, seats.code);
+    server.kill()?;
+    server.wait()?;
+    Ok(())
+}
+
+/// Plays seeded random actions, one at a time, until the game ends or the connection fails.
+/// Returns the highest seq acknowledged to this pair of players; counts each action in `played`.
+async fn play_until_cut(
+    mut a: Client,
+    mut b: Client,
+    wa: Welcome,
+    wb: Welcome,
+    seed: u64,
+    played: Arc<AtomicU32>,
+) -> u32 {
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    let mut views = [wa.view, wb.view];
+    let mut acked = wa.seq.max(wb.seq);
+    for step in 0.. {
+        let Some(i) = (0..2).find(|i| !views[*i].legal_actions.is_empty()) else {
+            return acked; // the game is over
+        };
+        let legal = &views[i].legal_actions;
+        let chosen = legal[rng.random_range(0..legal.len())];
+        let c = if i == 0 { &mut a } else { &mut b };
+        if c.send(&support::action(acked, format!("t{seed}-{step}"), chosen))
+            .await
+            .is_err()
+        {
+            return acked;
+        }
+        match c.recv_ack().await {
+            Ok(seq) => acked = seq,
+            Err(_) => return acked,
+        }
+        played.fetch_add(1, Ordering::Relaxed);
+        for (k, client) in [&mut a, &mut b].into_iter().enumerate() {
+            let update = client
+                .recv_until("its update", |m| match m {
+                    ServerMsg::Update { seq, view, .. } if seq == acked => Some(*view),
+                    _ => None,
+                })
+                .await;
+            match update {
+                Ok(v) => views[k] = v,
+                Err(_) => return acked,
+            }
+        }
+    }
+    acked
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_under_load_drains_and_loses_nothing_acknowledged() -> Result<()> {
+    let data_dir = support::temp_dir("sigterm-load");
+    let port = free_port()?;
+    let addr: SocketAddr = format!("127.0.0.1:{port}").parse()?;
+    let mut server = spawn_server(port, &data_dir).await?;
+
+    // Twelve games played as fast as the players can, all at once.
+    let played = Arc::new(AtomicU32::new(0));
+    let mut games = Vec::new();
+    for g in 0..12u64 {
+        let seats = support::create_and_join(addr, Mode::Full).await?;
+        let (a, wa, b, wb) = seat_clients(addr, &seats, None).await?;
+        let start = wa.seq;
+        let task = tokio::spawn(play_until_cut(a, b, wa, wb, g, played.clone()));
+        games.push((seats, start, task));
+    }
+    // SIGTERM in the middle of it (a game is ~140 actions: none is over yet).
+    while played.load(Ordering::Relaxed) < 240 {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let status = Command::new("kill")
+        .args(["-TERM", &server.id().to_string()])
+        .status()?;
+    assert!(status.success());
+    let exit = tokio::time::timeout(
+        Duration::from_secs(20),
+        tokio::task::spawn_blocking(move || server.wait()),
+    )
+    .await
+    .context("the server did not exit within 20 s of SIGTERM")???;
+    assert!(exit.success(), "exit status {exit}");
+
+    let mut server = spawn_server(port, &data_dir).await?;
+    for (g, (seats, start, task)) in games.into_iter().enumerate() {
+        let acked = task.await?;
+        assert!(acked > start, "game {g} was being played when the server stopped");
+        let (mut a, wa, mut b, wb) = seat_clients(addr, &seats, Some(acked)).await?;
+        // One action at a time per game: at most the one in flight was committed unacknowledged.
+        assert!(
+            wa.seq == acked || wa.seq == acked + 1,
+            "game {g}: seq {} after the restart, {acked} acknowledged",
+            wa.seq
+        );
+        let (_, end) = support::play_random(&mut a, &mut b, &wa, &wb, 5000, 200 + g as u64).await?;
+        assert!(end[0].outcome.is_some(), "game {g} finished after the restart");
+    }
     server.kill()?;
     server.wait()?;
     Ok(())
