@@ -9,7 +9,7 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
-use crate::ClientError;
+use crate::{ClientError, Dialer};
 
 /// One connection to room `code`.
 pub struct Connection {
@@ -19,7 +19,14 @@ pub struct Connection {
 impl Connection {
     /// Opens the room's WebSocket (nothing is sent yet).
     pub async fn open(server: SocketAddr, code: &str) -> Result<Connection, ClientError> {
-        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{server}{}", websocket_path(code))).await?;
+        Connection::open_via(Dialer::default(), server, code).await
+    }
+
+    /// [`Connection::open`] over a TCP connection from `dialer`.
+    pub async fn open_via(dialer: Dialer, server: SocketAddr, code: &str) -> Result<Connection, ClientError> {
+        let tcp = dialer.connect(server).await?;
+        let url = format!("ws://{server}{}", websocket_path(code));
+        let (ws, _) = tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(tcp)).await?;
         Ok(Connection { ws })
     }
 
@@ -31,7 +38,18 @@ impl Connection {
         token: Option<&str>,
         last_seq: Option<u32>,
     ) -> Result<Connection, ClientError> {
-        let mut c = Connection::open(server, code).await?;
+        Connection::hello_via(Dialer::default(), server, code, token, last_seq).await
+    }
+
+    /// [`Connection::hello`] over a TCP connection from `dialer`.
+    pub async fn hello_via(
+        dialer: Dialer,
+        server: SocketAddr,
+        code: &str,
+        token: Option<&str>,
+        last_seq: Option<u32>,
+    ) -> Result<Connection, ClientError> {
+        let mut c = Connection::open_via(dialer, server, code).await?;
         c.send(&ClientMsg::Hello {
             version: PROTOCOL_VERSION,
             token: token.map(str::to_string),

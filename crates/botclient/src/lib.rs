@@ -7,6 +7,7 @@
 //! generator uses both.
 
 mod connection;
+mod dial;
 mod error;
 pub mod http;
 
@@ -18,6 +19,7 @@ use evr_protocol::{ClientMsg, ErrorCode, ServerMsg};
 use evr_rules::{Faction, View};
 
 pub use connection::Connection;
+pub use dial::Dialer;
 pub use error::ClientError;
 
 /// Reconnection attempts before giving up.

@@ -1,5 +1,6 @@
 //! `evr-loadgen`: concurrent scripted matches against a real server on loopback.
 
+mod idle;
 mod matchplay;
 mod report;
 
@@ -16,7 +17,7 @@ use evr_bot_client::http;
 use evr_rules::Mode;
 
 use crate::matchplay::Played;
-use crate::report::{Figures, ServerUse, Stats, Summary};
+use crate::report::{Figures, RssSamples, ServerUse, Stats, Summary};
 
 /// Plays concurrent matches against the EvR match server and reports latency, throughput and, for
 /// the server, CPU per action and memory per match.
@@ -59,6 +60,18 @@ pub struct Args {
     /// Driver processes sharing the matches (each process may hold at most 20,000 sockets here).
     #[arg(long, default_value_t = 1)]
     pub processes: usize,
+    /// Open every connection from this local address (e.g. 127.0.0.2). With `--processes`, each
+    /// driver process uses its own: 127.0.0.2, 127.0.0.3, … (each address has ~28,000 ephemeral
+    /// ports, fewer than thousands of matches need once closed HTTP connections wait in TIME_WAIT).
+    #[arg(long)]
+    pub source: Option<std::net::IpAddr>,
+    /// Stop each match after this many actions (it stays unfinished in the server).
+    #[arg(long)]
+    pub actions_per_match: Option<u64>,
+    /// Measure the memory of this many rooms held with nobody connected, on a server of our own
+    /// (each played `--actions-per-match` actions, 70 by default), instead of playing matches.
+    #[arg(long)]
+    pub idle_rooms: Option<usize>,
     /// A driver process started by another: print only its figures, as one JSON line.
     #[arg(long, hide = true)]
     pub child: bool,
@@ -81,15 +94,33 @@ struct SpawnedServer {
     data_dir: PathBuf,
 }
 
+impl SpawnedServer {
+    /// Stops the server with SIGTERM (it commits what it holds) and returns its data directory,
+    /// kept for the next server.
+    fn stop_gracefully(mut self) -> Result<PathBuf> {
+        let pid = self.child.id().to_string();
+        let sent = Command::new("kill").args(["-TERM", &pid]).status()?.success();
+        if !sent {
+            bail!("cannot send SIGTERM to the server");
+        }
+        self.child.wait()?;
+        Ok(std::mem::take(&mut self.data_dir))
+    }
+}
+
 impl Drop for SpawnedServer {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.data_dir);
+        if !self.data_dir.as_os_str().is_empty() {
+            let _ = std::fs::remove_dir_all(&self.data_dir);
+        }
     }
 }
 
-async fn spawn_server() -> Result<SpawnedServer> {
+/// Starts `evr-server` on a free loopback port, on `data_dir` (a new temporary one if `None`),
+/// with `extra` arguments.
+async fn spawn_server(data_dir: Option<PathBuf>, extra: &[&str]) -> Result<SpawnedServer> {
     let exe = std::env::current_exe()?;
     let bin = exe.with_file_name("evr-server");
     if !bin.exists() {
@@ -100,7 +131,8 @@ async fn spawn_server() -> Result<SpawnedServer> {
     }
     let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
     let addr: SocketAddr = format!("127.0.0.1:{port}").parse()?;
-    let data_dir = std::env::temp_dir().join(format!("evr-loadgen-{}-{port}", std::process::id()));
+    let data_dir =
+        data_dir.unwrap_or_else(|| std::env::temp_dir().join(format!("evr-loadgen-{}-{port}", std::process::id())));
     let child = Command::new(&bin)
         .args([
             "--bind",
@@ -110,6 +142,7 @@ async fn spawn_server() -> Result<SpawnedServer> {
             "--messages-per-second",
             "1000",
         ])
+        .args(extra)
         .arg("--data-dir")
         .arg(&data_dir)
         .env("RUST_LOG", "warn")
@@ -162,8 +195,12 @@ fn pin(pid: u32, core: usize) -> Result<()> {
 async fn drive(args: &Args, addr: SocketAddr) -> Figures {
     let stats = Arc::new(Stats::default());
     let started = Instant::now();
-    let deadline = Duration::from_secs(args.deadline_secs);
     let stop_at = args.duration_secs.map(|d| started + Duration::from_secs(d));
+    // A match live when the duration is up ends after its action in flight: give it time.
+    let deadline = Duration::from_secs(match args.duration_secs {
+        Some(d) => args.deadline_secs.max(d + 60),
+        None => args.deadline_secs,
+    });
     let ramp = match args.duration_secs {
         Some(d) => Duration::from_secs(args.ramp_secs.unwrap_or((d / 4).min(30))),
         None => Duration::ZERO,
@@ -216,6 +253,7 @@ async fn drive_in_processes(args: &Args, addr: SocketAddr) -> Result<Figures> {
             .args(["--think-min-ms", &args.think_min_ms.to_string()])
             .args(["--think-max-ms", &args.think_max_ms.to_string()])
             .args(["--deadline-secs", &args.deadline_secs.to_string()])
+            .args(["--source", &format!("127.0.0.{}", 2 + i)])
             .args([
                 "--mode",
                 if args.mode == Mode::Tutorial {
@@ -231,6 +269,9 @@ async fn drive_in_processes(args: &Args, addr: SocketAddr) -> Result<Figures> {
         }
         if let Some(r) = args.ramp_secs {
             cmd.args(["--ramp-secs", &r.to_string()]);
+        }
+        if let Some(n) = args.actions_per_match {
+            cmd.args(["--actions-per-match", &n.to_string()]);
         }
         if let Some(c) = args.pin_driver {
             cmd.args(["--pin-driver", &c.to_string()]);
@@ -253,11 +294,14 @@ async fn main() -> Result<()> {
     if args.think_min_ms > args.think_max_ms {
         bail!("--think-min-ms must not exceed --think-max-ms");
     }
-    if args.processes == 0 {
-        bail!("--processes must be at least 1");
+    if args.processes == 0 || args.processes > 200 {
+        bail!("--processes must be between 1 and 200 (each takes its own address 127.0.0.2, …)");
     }
     if let Some(core) = args.pin_driver {
         pin(std::process::id(), core)?;
+    }
+    if let Some(rooms) = args.idle_rooms {
+        return idle::measure(&args, rooms).await;
     }
     if args.child {
         let addr = args.addr.context("a driver process needs --addr")?;
@@ -266,7 +310,7 @@ async fn main() -> Result<()> {
     }
     let spawned = match args.addr {
         Some(_) => None,
-        None => Some(spawn_server().await?),
+        None => Some(spawn_server(None, &[]).await?),
     };
     let addr = args
         .addr
@@ -279,13 +323,26 @@ async fn main() -> Result<()> {
 
     let rss_baseline = server_pid.and_then(rss_kib);
     let cpu_before = server_pid.and_then(cpu_seconds);
-    let peak_rss = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let rss_samples = Arc::new(std::sync::Mutex::new(RssSamples::default()));
     let sampler = server_pid.map(|pid| {
-        let peak = peak_rss.clone();
+        let samples = rss_samples.clone();
+        let started = Instant::now();
         tokio::spawn(async move {
+            let mut next_report = Duration::from_secs(60);
             loop {
-                if let Some(kib) = rss_kib(pid) {
-                    peak.fetch_max(kib, std::sync::atomic::Ordering::Relaxed);
+                if let Some(kib) = rss_kib(pid)
+                    && let Ok(mut s) = samples.lock()
+                {
+                    s.add(started.elapsed(), kib);
+                }
+                if started.elapsed() >= next_report {
+                    eprintln!(
+                        "[{:>4} s] server RSS {:.1} MiB, CPU {:.1} s",
+                        next_report.as_secs(),
+                        rss_kib(pid).unwrap_or(0) as f64 / 1024.0,
+                        cpu_seconds(pid).unwrap_or(0.0)
+                    );
+                    next_report += Duration::from_secs(60);
                 }
                 tokio::time::sleep(Duration::from_millis(200)).await;
             }
@@ -301,14 +358,18 @@ async fn main() -> Result<()> {
     if let Some(s) = sampler {
         s.abort();
     }
-    let peak = peak_rss.load(std::sync::atomic::Ordering::Relaxed);
+    let samples = rss_samples.lock().map(|s| s.clone()).unwrap_or_default();
+    // A run's memory is judged after its warm-up: the ramp, and (in a long run) matches finishing,
+    // being replaced and their rooms released; the second half of a fixed-duration run.
+    let warm_up = args.duration_secs.map(|d| Duration::from_secs(d / 2));
     let server = ServerUse {
         cpu_seconds: server_pid
             .and_then(cpu_seconds)
             .zip(cpu_before)
             .map(|(after, before)| after - before),
         rss_baseline_kib: rss_baseline,
-        rss_peak_kib: (peak > 0).then_some(peak),
+        rss_peak_kib: samples.peak(),
+        rss_growth: warm_up.and_then(|w| samples.growth_after(w)),
     };
     let summary = Summary::new(
         args.matches,

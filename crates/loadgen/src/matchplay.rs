@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
-use evr_bot_client::{Connection, http};
+use evr_bot_client::{Connection, Dialer, http};
 use evr_protocol::{ClientMsg, ErrorCode, RoomOptions, SideChoice, SpectatorPolicy};
 use evr_rules::Action;
 use rand::rngs::StdRng;
@@ -40,8 +40,8 @@ struct Seat {
 }
 
 /// Connects and says hello; returns the connection and its welcome.
-async fn connect(addr: SocketAddr, code: &str, token: Option<&str>) -> Result<(Connection, Frame)> {
-    let mut ws = Connection::hello(addr, code, token, None).await?;
+async fn connect(dialer: Dialer, addr: SocketAddr, code: &str, token: Option<&str>) -> Result<(Connection, Frame)> {
+    let mut ws = Connection::hello_via(dialer, addr, code, token, None).await?;
     loop {
         let frame = parse(ws.recv_text().await?)?;
         match frame.kind.as_str() {
@@ -82,20 +82,24 @@ pub async fn play(
         reveal_at_end: false,
         clock: None,
     };
-    let created = http::create_room(addr, &options).await.context("create room")?;
+    let dialer = Dialer { source: args.source };
+    let created = http::create_room_via(dialer, addr, &options)
+        .await
+        .context("create room")?;
     let invite = created
         .invite_url
         .as_deref()
         .and_then(|u| u.split_once('#'))
         .context("invite")?
         .1;
-    let joined = http::join_room(addr, &created.code, invite)
+    let joined = http::join_room_via(dialer, addr, &created.code, invite)
         .await
         .context("join room")?;
     let code = created.code;
-    let (mut spectator, _) = connect(addr, &code, None).await?;
-    let (ws_a, wa) = connect(addr, &code, Some(&created.token)).await?;
-    let (ws_b, wb) = connect(addr, &code, Some(&joined.token)).await?;
+    stats.room(&code);
+    let (mut spectator, _) = connect(dialer, addr, &code, None).await?;
+    let (ws_a, wa) = connect(dialer, addr, &code, Some(&created.token)).await?;
+    let (ws_b, wb) = connect(dialer, addr, &code, Some(&joined.token)).await?;
     drop(permit);
 
     let seat = |ws, w: Frame| Seat {
@@ -113,7 +117,7 @@ pub async fn play(
             return Ok(Played::Finished);
         }
         if in_flight.is_none() {
-            if stop_at.is_some_and(|t| Instant::now() >= t) {
+            if stop_at.is_some_and(|t| Instant::now() >= t) || args.actions_per_match.is_some_and(|n| action_no >= n) {
                 return Ok(Played::Stopped);
             }
             let ready: Vec<usize> = (0..2).filter(|i| !seats[*i].view.legal_actions.is_empty()).collect();

@@ -35,6 +35,9 @@ pub struct Figures {
     /// Latency histogram: bucket → count (action sent → the opponent's view received).
     pub latency: BTreeMap<u32, u64>,
     pub max_latency_us: u64,
+    /// The codes of the rooms played in.
+    #[serde(default)]
+    pub rooms: Vec<String>,
 }
 
 impl Figures {
@@ -52,6 +55,7 @@ impl Figures {
             *self.latency.entry(k).or_default() += v;
         }
         self.max_latency_us = self.max_latency_us.max(other.max_latency_us);
+        self.rooms.extend(other.rooms);
     }
 
     pub fn error_count(&self) -> u64 {
@@ -86,6 +90,7 @@ pub struct Stats {
     max_latency_us: AtomicU64,
     errors: Mutex<BTreeMap<String, u64>>,
     first_failure: Mutex<Option<String>>,
+    rooms: Mutex<Vec<String>>,
 }
 
 impl Stats {
@@ -111,6 +116,13 @@ impl Stats {
         }
     }
 
+    /// A match is played in room `code`.
+    pub fn room(&self, code: &str) {
+        if let Ok(mut r) = self.rooms.lock() {
+            r.push(code.to_string());
+        }
+    }
+
     pub fn error(&self, code: &str) {
         if let Ok(mut e) = self.errors.lock() {
             *e.entry(code.to_string()).or_default() += 1;
@@ -126,6 +138,7 @@ impl Stats {
             first_failure: self.first_failure.lock().ok().and_then(|f| f.clone()),
             latency: self.latency.lock().map(|l| l.clone()).unwrap_or_default(),
             max_latency_us: self.max_latency_us.load(Ordering::Relaxed),
+            rooms: self.rooms.lock().map(|r| r.clone()).unwrap_or_default(),
         }
     }
 }
@@ -136,6 +149,51 @@ pub struct ServerUse {
     pub cpu_seconds: Option<f64>,
     pub rss_baseline_kib: Option<u64>,
     pub rss_peak_kib: Option<u64>,
+    pub rss_growth: Option<RssGrowth>,
+}
+
+/// The server's RSS sampled over a run: `(seconds since the start, KiB)`.
+#[derive(Clone, Debug, Default)]
+pub struct RssSamples {
+    samples: Vec<(f64, u64)>,
+}
+
+/// How the server's memory moved after the warm-up.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct RssGrowth {
+    /// RSS when the warm-up ended.
+    pub after_warm_up_kib: u64,
+    /// The highest RSS after that.
+    pub later_peak_kib: u64,
+    /// The last RSS sampled.
+    pub end_kib: u64,
+    /// `later_peak` over `after_warm_up`, in percent.
+    pub percent: f64,
+}
+
+impl RssSamples {
+    pub fn add(&mut self, at: Duration, kib: u64) {
+        self.samples.push((at.as_secs_f64(), kib));
+    }
+
+    pub fn peak(&self) -> Option<u64> {
+        self.samples.iter().map(|(_, k)| *k).max()
+    }
+
+    /// The growth after `warm_up`; `None` if the run did not last past it.
+    pub fn growth_after(&self, warm_up: Duration) -> Option<RssGrowth> {
+        let w = warm_up.as_secs_f64();
+        let mut later = self.samples.iter().filter(|(t, _)| *t >= w);
+        let (_, start) = *later.next()?;
+        let later_peak = later.clone().map(|(_, k)| *k).max().unwrap_or(start).max(start);
+        let end = later.last().map_or(start, |(_, k)| *k);
+        Some(RssGrowth {
+            after_warm_up_kib: start,
+            later_peak_kib: later_peak,
+            end_kib: end,
+            percent: 100.0 * (later_peak as f64 - start as f64) / start.max(1) as f64,
+        })
+    }
 }
 
 /// The final JSON line.
@@ -160,6 +218,7 @@ pub struct Summary<'a> {
     pub server_cpu_percent: Option<f64>,
     pub server_rss_peak_kib: Option<u64>,
     pub server_rss_kib_per_match: Option<f64>,
+    pub server_rss_growth: Option<RssGrowth>,
 }
 
 impl<'a> Summary<'a> {
@@ -197,6 +256,7 @@ impl<'a> Summary<'a> {
                 (Some(peak), Some(base)) if matches > 0 => Some(peak.saturating_sub(base) as f64 / matches as f64),
                 _ => None,
             },
+            server_rss_growth: server.rss_growth,
         }
     }
 
@@ -242,6 +302,15 @@ impl<'a> Summary<'a> {
                     .map_or("-".into(), |k| format!("{k:.1} KiB"))
             ));
         }
+        if let Some(g) = self.server_rss_growth {
+            out.push_str(&format!(
+                "server RSS after the warm-up (the run's first half): {:.1} MiB, highest later {:.1} MiB (+{:.1}%), at the end {:.1} MiB\n",
+                g.after_warm_up_kib as f64 / 1024.0,
+                g.later_peak_kib as f64 / 1024.0,
+                g.percent,
+                g.end_kib as f64 / 1024.0
+            ));
+        }
         out
     }
 }
@@ -265,5 +334,20 @@ mod tests {
             assert!((got - want).abs() / want < 0.025, "q{q}: {got} vs {want}");
         }
         assert_eq!(f.max_latency_us, 1_000_000);
+    }
+
+    #[test]
+    fn growth_is_measured_from_the_end_of_the_warm_up() {
+        let mut s = RssSamples::default();
+        for (t, kib) in [(0, 100), (10, 900), (20, 1000), (30, 1040), (40, 1020)] {
+            s.add(Duration::from_secs(t), kib);
+        }
+        assert_eq!(s.peak(), Some(1040));
+        let g = s
+            .growth_after(Duration::from_secs(20))
+            .expect("samples after the warm-up");
+        assert_eq!((g.after_warm_up_kib, g.later_peak_kib, g.end_kib), (1000, 1040, 1020));
+        assert!((g.percent - 4.0).abs() < 1e-9);
+        assert_eq!(s.growth_after(Duration::from_secs(50)), None);
     }
 }
