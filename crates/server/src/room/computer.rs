@@ -90,12 +90,14 @@ impl Room {
             Some(action) => {
                 let seat = self.current.faction_of(Seat::Guest);
                 let action_id = format!("computer-{}", self.seq + 1);
-                if let Err((code, message)) = self.commit_action(seat, action_id, action).await {
-                    // Never expected (it picks among legal actions); do not retry in a loop.
-                    tracing::error!(room = %self.code, code = code.as_str(), message, "the computer's action was refused");
-                    return;
+                match self.commit_action(seat, action_id, action).await {
+                    Ok((_, events)) => self.broadcast_update(&events),
+                    Err((code, message)) => {
+                        // Never expected (it picks among legal actions); do not retry in a loop.
+                        tracing::error!(room = %self.code, code = code.as_str(), message, "the computer's action was refused");
+                        return;
+                    }
                 }
-                self.broadcast_update();
             }
             None => return,
         }

@@ -1,10 +1,10 @@
 //! A game of the room and who plays which side of it: the creator and the guest keep their seats
 //! across rematches while their factions swap.
 
-use std::collections::HashMap;
+use std::collections::VecDeque;
 
 use evr_protocol::ForfeitReason;
-use evr_rules::{ByFaction, Event, Faction, Game};
+use evr_rules::{Action, ByFaction, Event, Faction, Game, Mode};
 
 use super::seat::{BySeat, Seat};
 use crate::fairness::GameSecret;
@@ -18,12 +18,12 @@ pub(super) struct Match {
     pub(super) secret: GameSecret,
     /// The update `seq` this game started at.
     pub(super) start_seq: u32,
-    /// What the game logged as it was set up, before any action (the start of its log).
-    pub(super) opening: Vec<Event>,
-    /// Events of every update of this game, for catch-up after a reconnect: `(seq, events)`.
-    pub(super) history: Vec<(u32, Vec<Event>)>,
-    /// Applied action ids per side, with the update `seq` they produced (idempotency).
-    pub(super) applied: HashMap<(Faction, String), u32>,
+    /// Every accepted move of this game, oldest first. The game's log (for a welcome) is rebuilt
+    /// from them on demand rather than kept: a whole game's events are tens of KiB per room, its
+    /// moves a few hundred bytes, and replaying them takes well under a millisecond.
+    pub(super) moves: Vec<Move>,
+    /// Each side's latest applied action ids, with the update `seq` each produced (idempotency).
+    pub(super) applied: ByFaction<RecentIds>,
     /// A win outside the rules: claimed because the opponent stayed away, or on time.
     pub(super) forfeit_winner: Option<Faction>,
     /// Why `forfeit_winner` won.
@@ -40,12 +40,11 @@ impl Match {
         Match {
             game_no,
             creator_faction,
-            opening: game.round_log().to_vec(),
             game,
             secret,
             start_seq,
-            history: Vec::new(),
-            applied: HashMap::new(),
+            moves: Vec::new(),
+            applied: ByFaction::default(),
             forfeit_winner: None,
             forfeit_reason: None,
             rematch: BySeat::default(),
@@ -68,14 +67,59 @@ impl Match {
         }
     }
 
-    /// Every event of this game so far, oldest first.
-    pub(super) fn events(&self) -> impl Iterator<Item = &Event> {
-        self.opening
-            .iter()
-            .chain(self.history.iter().flat_map(|(_, events)| events))
+    /// The game's log so far: the events of its setup (`seq` = the game's start) and of each move,
+    /// replayed from the start. `mode` is the room's (with the secret it makes this very game).
+    pub(super) fn log(&self, mode: Mode) -> Result<Vec<(u32, Vec<Event>)>, String> {
+        let mut game = Game::with_seed(mode, self.secret.game_seed()).map_err(|e| e.to_string())?;
+        let mut log = Vec::with_capacity(self.moves.len() + 1);
+        log.push((self.start_seq, game.round_log().to_vec()));
+        for m in &self.moves {
+            let events = game
+                .apply(m.seat, m.action)
+                .map_err(|e| format!("move {} refused on replay: {e}", m.seq))?;
+            log.push((m.seq, events));
+        }
+        Ok(log)
+    }
+
+    /// Records an accepted move and its action id.
+    pub(super) fn record(&mut self, seq: u32, seat: Faction, action: Action, action_id: String) {
+        self.moves.push(Move { seq, seat, action });
+        self.applied[seat].insert(action_id, seq);
     }
 
     pub(super) fn is_over(&self) -> bool {
         self.game.is_over() || self.forfeit_winner.is_some()
+    }
+}
+
+/// One accepted move.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Move {
+    pub(super) seq: u32,
+    pub(super) seat: Faction,
+    pub(super) action: Action,
+}
+
+/// A side's latest action ids. A client resends an action only when its acknowledgement was lost
+/// (it has one action in flight at a time), so the last few are all that can come back.
+#[derive(Clone, Debug, Default)]
+pub(super) struct RecentIds {
+    ids: VecDeque<(String, u32)>,
+}
+
+impl RecentIds {
+    /// How many are kept per side.
+    const KEPT: usize = 8;
+
+    pub(super) fn get(&self, action_id: &str) -> Option<u32> {
+        self.ids.iter().find(|(id, _)| id == action_id).map(|(_, seq)| *seq)
+    }
+
+    fn insert(&mut self, action_id: String, seq: u32) {
+        if self.ids.len() == Self::KEPT {
+            self.ids.pop_front();
+        }
+        self.ids.push_back((action_id, seq));
     }
 }

@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use evr_protocol::{ErrorCode, ServerMsg};
-use evr_rules::{Action, Faction};
+use evr_rules::{Action, Event, Faction};
 
 use super::game_match::Match;
 use super::seat::Seat;
@@ -34,7 +34,7 @@ impl Room {
             );
         }
         let seat = self.current.faction_of(player);
-        if let Some(seq) = self.current.applied.get(&(seat, action_id.clone())).copied() {
+        if let Some(seq) = self.current.applied[seat].get(&action_id) {
             // Already applied: acknowledge again, apply nothing.
             return self.send(conn, &ServerMsg::Ack { action_id, seq });
         }
@@ -62,9 +62,9 @@ impl Room {
         }
         let started = Instant::now();
         match self.commit_action(seat, action_id.clone(), action).await {
-            Ok(seq) => {
+            Ok((seq, events)) => {
                 self.send(conn, &ServerMsg::Ack { action_id, seq });
-                self.broadcast_update();
+                self.broadcast_update(&events);
                 metrics::histogram!(m::ACTION_TO_BROADCAST).record(started.elapsed().as_secs_f64());
                 self.schedule_computer();
             }
@@ -73,13 +73,14 @@ impl Room {
     }
 
     /// Applies `seat`'s action to a copy of the game, stores it, and only once it is committed
-    /// makes it the live game. Returns the new `seq`; on error nothing changed.
+    /// makes it the live game. Returns the new `seq` and the events of the move; on error nothing
+    /// changed.
     pub(super) async fn commit_action(
         &mut self,
         seat: Faction,
         action_id: String,
         action: Action,
-    ) -> Result<u32, (ErrorCode, String)> {
+    ) -> Result<(u32, Vec<Event>), (ErrorCode, String)> {
         let mut next = self.current.game.clone();
         let events = next
             .apply(seat, action)
@@ -110,22 +111,17 @@ impl Room {
         self.current.game = next;
         self.clock = clock;
         self.seq = seq;
-        self.current.applied.insert((seat, action_id), seq);
-        self.current.history.push((seq, events));
+        self.current.record(seq, seat, action, action_id);
         metrics::counter!(m::ACTIONS).increment(1);
-        Ok(seq)
+        Ok((seq, events))
     }
 
-    pub(super) fn broadcast_update(&mut self) {
+    /// Tells everyone about the move that produced `events`.
+    pub(super) fn broadcast_update(&mut self, events: &[Event]) {
         let seq = self.seq;
         let clock = self.clock_view();
         self.broadcast(|room, viewer| {
-            let events = room
-                .current
-                .history
-                .last()
-                .map(|(_, evs)| evs.iter().map(|e| e.project(viewer)).collect())
-                .unwrap_or_default();
+            let events = events.iter().map(|e| e.project(viewer)).collect();
             // without this round's log: every client holds it (the welcome's `log`) and extends
             // it with `events`, so it would only repeat itself in every update
             ServerMsg::Update {

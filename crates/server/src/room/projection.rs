@@ -133,14 +133,21 @@ impl Room {
 
     pub(super) fn welcome(&self, player: Option<Seat>, last_seq: Option<u32>) -> ServerMsg {
         let viewer = self.viewer_of(player);
+        let game_log = self.current.log(self.options.mode).unwrap_or_else(|e| {
+            // never expected: the moves were accepted by the same engine from the same start
+            tracing::error!(room = %self.code, error = %e, "cannot rebuild the game's log");
+            Vec::new()
+        });
+        let project = |(_, events): &(u32, Vec<evr_rules::Event>)| {
+            events.iter().map(|e| e.project(viewer)).collect::<Vec<LogEntry>>()
+        };
         let missed = last_seq
             .filter(|s| *s >= self.current.start_seq && *s <= self.seq)
             .map(|since| {
-                self.current
-                    .history
+                game_log
                     .iter()
                     .filter(|(seq, _)| *seq > since)
-                    .flat_map(|(_, events)| events.iter().map(|e| e.project(viewer)))
+                    .flat_map(project)
                     .collect::<Vec<LogEntry>>()
             });
         ServerMsg::Welcome {
@@ -150,7 +157,7 @@ impl Room {
             seq: self.seq,
             view: Box::new(self.current.game.view(viewer)),
             presence: self.presence(),
-            log: self.current.events().map(|e| e.project(viewer)).collect(),
+            log: game_log.iter().flat_map(project).collect(),
             missed,
             chat: self
                 .chat

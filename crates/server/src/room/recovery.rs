@@ -1,11 +1,8 @@
 //! Bringing a stored room back: its latest game is rebuilt by replaying the stored action log on
 //! the stored seed (the engine is deterministic), so the log is the only truth kept.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Instant;
-
-use evr_rules::{Event, Faction, Game};
 
 use super::game_match::Match;
 use super::seat::BySeat;
@@ -22,29 +19,20 @@ pub struct RecoveryError {
     reason: String,
 }
 
-/// The game after `actions`, with each update's events and the applied action ids; the `seq` of
-/// the last action (`start_seq` if none). Fails on the first action the engine refuses.
-fn replay(game: &mut Game, start_seq: u32, actions: &[StoredAction]) -> Result<Replayed, String> {
-    let mut out = Replayed {
-        history: Vec::with_capacity(actions.len()),
-        applied: HashMap::new(),
-        seq: start_seq,
-    };
+/// Plays the stored `actions` on `current`'s game, recording each move; returns the `seq` of the
+/// last action (`current.start_seq` if none). Fails on the first action the engine refuses.
+fn replay(current: &mut Match, actions: &[StoredAction]) -> Result<u32, String> {
+    let mut seq = current.start_seq;
+    current.moves.reserve_exact(actions.len());
     for a in actions {
-        let events = game
+        current
+            .game
             .apply(a.seat, a.action)
             .map_err(|e| format!("seq {} refused on replay: {e}", a.seq))?;
-        out.history.push((a.seq, events));
-        out.applied.insert((a.seat, a.action_id.clone()), a.seq);
-        out.seq = a.seq;
+        current.record(a.seq, a.seat, a.action, a.action_id.clone());
+        seq = a.seq;
     }
-    Ok(out)
-}
-
-struct Replayed {
-    history: Vec<(u32, Vec<Event>)>,
-    applied: HashMap<(Faction, String), u32>,
-    seq: u32,
+    Ok(seq)
 }
 
 impl Room {
@@ -55,11 +43,9 @@ impl Room {
             reason,
         };
         let last = stored.game.as_ref().ok_or_else(|| fail("no game".into()))?;
-        let mut game = new_game(&stored.options, &last.secret).map_err(&fail)?;
-        let replayed = replay(&mut game, last.start_seq, &last.actions).map_err(&fail)?;
+        let game = new_game(&stored.options, &last.secret).map_err(&fail)?;
         let mut current = Match::new(last.game_no, last.creator_faction, game, last.secret, last.start_seq);
-        current.history = replayed.history;
-        current.applied = replayed.applied;
+        let seq = replay(&mut current, &last.actions).map_err(&fail)?;
         current.forfeit_winner = last.result.and_then(|r| r.forfeit_winner);
         current.forfeit_reason = last.result.filter(|r| r.forfeit_winner.is_some()).map(|r| r.reason);
         let actions = last.actions.clone();
@@ -88,7 +74,7 @@ impl Room {
             store,
             config,
         );
-        room.seq = replayed.seq;
+        room.seq = seq;
         room.chat = crate::chat::ChatLog::from_stored(stored.chat);
         room.clock = room.recovered_clock(&actions, now);
         room.away_since = away_since;
