@@ -39,6 +39,7 @@ mod seed;
 #[cfg(feature = "ts")]
 mod typescript;
 pub mod view;
+pub mod view_changes;
 
 pub use action::{Action, Choice, Destination, EventOrder};
 pub use by_faction::ByFaction;
@@ -53,6 +54,7 @@ pub use log::{Event, LogEntry};
 pub use seed::GameSeed;
 pub use strategy::{Strategy, StrategySet};
 pub use view::{Mode, Modifiers, Outcome, OutcomeReason, PhaseName, RoundResult, View, WinReason};
+pub use view_changes::ViewChanges;
 
 pub mod strategy;
 
