@@ -7,8 +7,9 @@ import type { Presence } from "./Presence";
 import type { Role } from "./Role";
 import type { RoomInfo } from "./RoomInfo";
 import type { View } from "./View";
+import type { ViewChanges } from "./ViewChanges";
 
 /**
  * A server message.
  */
-export type ServerMsg = { "type": "welcome", version: number, you: Role, room: RoomInfo, seq: number, view: View, presence: Presence, log: Array<LogEntry>, missed: Array<LogEntry> | null, chat: Array<ChatMessage>, clock?: ClockView, } | { "type": "update", seq: number, view: View, events: Array<LogEntry>, clock?: ClockView, } | { "type": "ack", action_id: string, seq: number, } | { "type": "room", room: RoomInfo, } | { "type": "chat", messages: Array<ChatMessage>, } | { "type": "clock", clock: ClockView, } | { "type": "presence", presence: Presence, } | { "type": "error", code: ErrorCode, message: string, action_id: string | null, } | { "type": "pong" };
+export type ServerMsg = { "type": "welcome", version: number, you: Role, room: RoomInfo, seq: number, view: View, presence: Presence, log: Array<LogEntry>, missed: Array<LogEntry> | null, chat: Array<ChatMessage>, clock?: ClockView, } | { "type": "update", seq: number, changes: ViewChanges, events: Array<LogEntry>, clock?: ClockView, } | { "type": "ack", action_id: string, seq: number, } | { "type": "room", room: RoomInfo, } | { "type": "chat", messages: Array<ChatMessage>, } | { "type": "clock", clock: ClockView, } | { "type": "presence", presence: Presence, } | { "type": "error", code: ErrorCode, message: string, action_id: string | null, } | { "type": "pong" };

@@ -18,6 +18,8 @@ import { foldProblems, textAudit } from "./layout.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, "../..");
+/** The protocol version the server speaks (generated from the Rust crate). */
+const PROTOCOL_VERSION = Number(/PROTOCOL_VERSION = (\d+)/.exec(readFileSync(join(REPO, "proto/ts/constants.ts"), "utf8"))?.[1]);
 const ARTIFACTS = process.env.E2E_ARTIFACTS ?? join(HERE, "artifacts");
 const SEED = Number(process.env.E2E_SEED ?? 20261122) >>> 0;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -149,6 +151,7 @@ function track(page, name) {
       P.frames++;
       if (typeof m.seq === "number" && (m.type === "update" || m.type === "welcome")) P.seq = m.seq;
       if (m.view) P.lastView = m.view;
+      else if (m.changes && P.lastView) P.lastView = { ...P.lastView, ...m.changes };
       if (m.room) P.room = m.room;
       if (m.type === "welcome") {
         P.you = m.you;
@@ -233,6 +236,7 @@ function spectatorSpy(nameForms) {
     violations: [],
     firstShown: {}, // character → { view index, had it been in a frame }
     phase: null,
+    view: null,
   };
   window.__evr = st;
   const namesIn = (s) => nameForms.filter(([c]) => s.includes(JSON.stringify(c).slice(1, -1))).map(([c]) => c);
@@ -250,10 +254,13 @@ function spectatorSpy(nameForms) {
         } catch {
           return;
         }
-        if (m.view) {
+        // the view as the page holds it: a welcome's, then each update's changes applied
+        if (m.view) st.view = m.view;
+        else if (m.changes && st.view) st.view = { ...st.view, ...m.changes };
+        if (m.view || m.changes) {
           st.views++;
-          st.phase = m.view.phase;
-          st.latest = new Set(namesIn(JSON.stringify(m.view)));
+          st.phase = st.view.phase;
+          st.latest = new Set(namesIn(JSON.stringify(st.view)));
         }
       });
     }
@@ -1201,11 +1208,11 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     const winner = A.room?.forfeit_winner ?? outcome.winner ?? null;
     // an independent spectator socket of our own: the server's result now
     const fresh = await A.page.evaluate(
-      (url) =>
+      ([url, version]) =>
         new Promise((res, rej) => {
           const ws = new WebSocket(url);
           const timer = setTimeout(() => rej(new Error("no welcome on the check socket")), 10_000);
-          ws.onopen = () => ws.send(JSON.stringify({ type: "hello", version: 1, token: null, last_seq: null }));
+          ws.onopen = () => ws.send(JSON.stringify({ type: "hello", version, token: null, last_seq: null }));
           ws.onmessage = (ev) => {
             const m = JSON.parse(ev.data);
             if (m.type === "welcome") {
@@ -1216,7 +1223,7 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
           };
           ws.onerror = () => rej(new Error("check socket failed"));
         }),
-      base.replace(/^http/, "ws") + "/ws/" + code,
+      [base.replace(/^http/, "ws") + "/ws/" + code, PROTOCOL_VERSION],
     );
     assert.equal(fresh.phase, "game_over");
     assert.deepEqual(fresh.outcome, outcome, "a fresh spectator socket reads the same outcome");

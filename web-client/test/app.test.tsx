@@ -65,7 +65,7 @@ describe("App", () => {
       sockets[0]!.serverSend({
         type: "update",
         seq: 1,
-        view: makeView({ legal_actions: [{ type: "play_card" }] }),
+        changes: { phase: "struggle", turn: "rebel", legal_actions: [{ type: "play_card" }] },
         events: [],
       }),
     );

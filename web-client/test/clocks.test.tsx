@@ -41,7 +41,7 @@ describe("clocks", () => {
     store.apply({
       type: "update",
       seq: 4,
-      view: makeView(),
+      changes: {},
       events: [],
       clock: { remaining_ms: [44_000, 40_000], running: [false, true] },
     });

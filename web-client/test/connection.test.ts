@@ -5,7 +5,7 @@ import { Connection, type ConnectionEvent } from "../src/net/connection";
 import { MemoryStorage, realClock, wsUrlFor } from "../src/net/env";
 import { PROTOCOL_VERSION } from "../src/net/protocol";
 import { TokenStore } from "../src/net/tokens";
-import { FakeClock, FakeSockets, makeView, welcome } from "./fakes";
+import { FakeClock, FakeSockets, welcome } from "./fakes";
 
 function setup(opts: { token?: string | null; random?: () => number } = {}) {
   const sockets = new FakeSockets();
@@ -45,7 +45,7 @@ describe("hello and resume", () => {
     sockets.current.serverOpen();
     sockets.current.serverSend(welcome(41));
     expect(conn.status).toBe("ready");
-    sockets.current.serverSend({ type: "update", seq: 42, view: makeView(), events: [] });
+    sockets.current.serverSend({ type: "update", seq: 42, changes: {}, events: [] });
     sockets.current.serverClose();
     expect(conn.status).toBe("waiting");
     clock.advance(DEFAULT_BACKOFF.maxMs);
@@ -175,7 +175,7 @@ describe("seq and actions", () => {
   it("tracks seq through welcome and updates", () => {
     const { sockets, conn } = ready();
     expect(conn.seq).toBe(10);
-    sockets.current.serverSend({ type: "update", seq: 11, view: makeView(), events: [] });
+    sockets.current.serverSend({ type: "update", seq: 11, changes: {}, events: [] });
     expect(conn.seq).toBe(11);
   });
 

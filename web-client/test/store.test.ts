@@ -180,7 +180,7 @@ describe("GameStore", () => {
     sockets.current.serverSend({
       type: "update",
       seq: 6,
-      view: makeView(),
+      changes: {},
       events: [{ type: "card_played", faction: "rebel", card: "Yoda" }],
     });
     expect(store.log.value.length).toBe(1);
@@ -193,6 +193,16 @@ describe("GameStore", () => {
     expect(store.log.value.map((e) => e.type)).toEqual(["card_played", "passed"]);
     expect(store.lastEvents.value).toEqual([passed]);
     expect(store.seq.value).toBe(7);
+  });
+
+  it("an update changes only the fields it carries; null empties one", () => {
+    const { sockets, store } = wired();
+    const before = makeView({ phase: "struggle", turn: "rebel", round: 2 });
+    sockets.current.serverSend(welcome(5, before));
+    sockets.current.serverSend({ type: "update", seq: 6, changes: { turn: null, round: 3 }, events: [] });
+    expect(store.view.value).toEqual({ ...before, turn: null, round: 3 });
+    expect(store.view.value?.phase).toBe("struggle");
+    expect(store.seq.value).toBe(6);
   });
 
   it("a reload shows the whole log of the game, not only the current round", () => {
@@ -212,7 +222,7 @@ describe("GameStore", () => {
     store.act({ type: "pass" });
     const id = (sockets.current.last() as { action_id: string }).action_id;
     const played: LogEntry = { type: "card_played", faction: "imperial", card: "IG-88" };
-    sockets.current.serverSend({ type: "update", seq: 6, view: makeView(), events: [played] });
+    sockets.current.serverSend({ type: "update", seq: 6, changes: {}, events: [played] });
     sockets.current.serverSend({ type: "error", code: "stale_action", message: "stale", action_id: id });
     sockets.current.serverSend(welcome(6, makeView(), [played]));
     expect(store.log.value).toEqual([played]);
@@ -224,7 +234,7 @@ describe("GameStore", () => {
     sockets.current.serverSend({
       type: "update",
       seq: 6,
-      view: makeView(),
+      changes: {},
       events: [{ type: "passed", faction: "rebel" }],
     });
     const next = welcome(

@@ -4,6 +4,7 @@
 use std::net::SocketAddr;
 
 use evr_protocol::{ClientMsg, PROTOCOL_VERSION, ServerMsg, websocket_path};
+use evr_rules::View;
 use futures_util::{SinkExt, StreamExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -14,6 +15,8 @@ use crate::{ClientError, Dialer};
 /// One connection to room `code`.
 pub struct Connection {
     ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// The view as of the latest welcome or update (a welcome's, with each update's changes).
+    view: Option<View>,
 }
 
 impl Connection {
@@ -27,7 +30,7 @@ impl Connection {
         let tcp = dialer.connect(server).await?;
         let url = format!("ws://{server}{}", websocket_path(code));
         let (ws, _) = tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(tcp)).await?;
-        Ok(Connection { ws })
+        Ok(Connection { ws, view: None })
     }
 
     /// Opens the connection and says hello: with a seat token to play, without to watch;
@@ -76,12 +79,28 @@ impl Connection {
         Ok(None)
     }
 
-    /// The next server message, or `None` once the server closed the connection.
+    /// The next server message, or `None` once the server closed the connection. A welcome or an
+    /// update also moves [`Connection::view`] on.
     pub async fn recv(&mut self) -> Result<Option<ServerMsg>, ClientError> {
-        match self.recv_text().await? {
-            Some(text) => Ok(Some(serde_json::from_str(&text)?)),
-            None => Ok(None),
+        let Some(text) = self.recv_text().await? else {
+            return Ok(None);
+        };
+        let msg: ServerMsg = serde_json::from_str(&text)?;
+        match &msg {
+            ServerMsg::Welcome { view, .. } => self.view = Some((**view).clone()),
+            ServerMsg::Update { changes, .. } => {
+                if let Some(v) = &mut self.view {
+                    v.apply_changes((**changes).clone());
+                }
+            }
+            _ => {}
         }
+        Ok(Some(msg))
+    }
+
+    /// The view as of the latest welcome or update received (`None` before the welcome).
+    pub fn view(&self) -> Option<&View> {
+        self.view.as_ref()
     }
 
     /// Closes the connection politely.

@@ -135,7 +135,7 @@ async fn play_connection(
     let mut conn = Connection::hello(server, code, Some(token), *last_seq).await?;
     let mut progress = Progress::default();
     while let Some(msg) = conn.recv().await? {
-        let (seq, view) = match msg {
+        let seq = match msg {
             ServerMsg::Error {
                 code: ErrorCode::StaleAction,
                 ..
@@ -144,13 +144,14 @@ async fn play_connection(
                 continue;
             }
             ServerMsg::Error { code, message, .. } => return Err(ClientError::Refused { code, message }),
-            ServerMsg::Welcome { seq, view, .. } => {
+            ServerMsg::Welcome { seq, .. } => {
                 progress.asked_rematch = false;
-                (seq, view)
+                seq
             }
-            ServerMsg::Update { seq, view, .. } => (seq, view),
+            ServerMsg::Update { seq, .. } => seq,
             _ => continue,
         };
+        let Some(view) = conn.view().cloned() else { continue };
         *last_seq = Some(seq);
         match next_step(bot, seq, &view, games, summary, &mut progress) {
             Step::Wait => {}

@@ -4,7 +4,7 @@
 // Test code: a failed unwrap is a failed test, with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use evr_bot::{Bot, BotConfig, Level};
 use evr_bot_client::{Connection, Invite, http, join, play_seat};
 use evr_protocol::{ClientMsg, ErrorCode, RoomOptions, ServerMsg, SideChoice, SpectatorPolicy};
@@ -51,7 +51,9 @@ async fn the_bot_client_joins_by_invite_and_plays_a_whole_game() -> Result<()> {
             bail!("closed by the server")
         };
         let (seq, view) = match m {
-            ServerMsg::Welcome { seq, view, .. } | ServerMsg::Update { seq, view, .. } => (seq, view),
+            ServerMsg::Welcome { seq, .. } | ServerMsg::Update { seq, .. } => {
+                (seq, ws.view().cloned().context("a view")?)
+            }
             ServerMsg::Error {
                 code: ErrorCode::StaleAction,
                 ..

@@ -24,13 +24,40 @@ struct Frame {
     seq: Option<u64>,
     code: Option<ErrorCode>,
     message: Option<String>,
+    /// A welcome's whole view.
     view: Option<ViewLite>,
+    /// An update's changes to it.
+    changes: Option<ChangesLite>,
 }
 
 #[derive(serde::Deserialize, Default)]
 struct ViewLite {
     legal_actions: Vec<Action>,
     outcome: Option<serde::de::IgnoredAny>,
+}
+
+/// What an update changed of the two fields the players read (absent: unchanged).
+#[derive(serde::Deserialize, Default)]
+struct ChangesLite {
+    legal_actions: Option<Vec<Action>>,
+    #[serde(default, deserialize_with = "present")]
+    outcome: Option<Option<serde::de::IgnoredAny>>,
+}
+
+/// `Some` whenever the field is present, even as `null` (it became empty).
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<serde::de::IgnoredAny>>, D::Error> {
+    serde::Deserialize::deserialize(d).map(Some)
+}
+
+impl ViewLite {
+    fn apply(&mut self, changes: ChangesLite) {
+        if let Some(legal) = changes.legal_actions {
+            self.legal_actions = legal;
+        }
+        if let Some(outcome) = changes.outcome {
+            self.outcome = outcome;
+        }
+    }
 }
 
 struct Seat {
@@ -157,7 +184,7 @@ pub async fn play(
                 let Some(k) = from else { continue };
                 let seq = frame.seq.context("seq")?;
                 seats[k].seq = seq;
-                seats[k].view = frame.view.unwrap_or_default();
+                seats[k].view.apply(frame.changes.unwrap_or_default());
                 if let Some((actor, sent, expected)) = in_flight {
                     if seq == expected && k != actor {
                         stats.action(sent.elapsed());

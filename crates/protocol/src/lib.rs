@@ -11,8 +11,9 @@
 //! `/ws/{room_code}` and sends [`ClientMsg::Hello`] first; the server answers with
 //! [`ServerMsg::Welcome`] (or an error and a close). After that:
 //!
-//! - every change of a room's game is one [`ServerMsg::Update`] with a contiguous `seq`, carrying the
-//!   recipient's own view and log entries (projected for that viewer by `evr-rules`);
+//! - every change of a room's game is one [`ServerMsg::Update`] with a contiguous `seq`, carrying what
+//!   changed in the recipient's own view and its log entries (projected for that viewer by
+//!   `evr-rules`);
 //! - a client sends [`ClientMsg::Action`] naming the `seq` its decision was based on; a stale action
 //!   is refused with `stale_action` and followed by a fresh view, never dropped silently;
 //! - actions are idempotent per (seat, `action_id`).
@@ -20,7 +21,7 @@
 //! ```
 //! use evr_protocol::{ClientMsg, PROTOCOL_VERSION};
 //!
-//! let hello: ClientMsg = serde_json::from_str(r#"{"type":"hello","version":1,"token":null,"last_seq":null}"#).unwrap();
+//! let hello: ClientMsg = serde_json::from_str(r#"{"type":"hello","version":2,"token":null,"last_seq":null}"#).unwrap();
 //! assert_eq!(hello, ClientMsg::Hello { version: PROTOCOL_VERSION, token: None, last_seq: None });
 //! ```
 
@@ -53,7 +54,7 @@ pub use server::ServerMsg;
 
 /// Bumped whenever a message changes incompatibly. `hello` carries it; a mismatch is refused with
 /// [`ErrorCode::VersionMismatch`].
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 
 /// Largest accepted client frame in bytes.
 pub const MAX_FRAME_BYTES: usize = 16 * 1024;

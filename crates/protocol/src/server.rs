@@ -1,7 +1,7 @@
 //! Messages from the server to one connection. Every game payload is the recipient's own
 //! projection (`evr_rules::View`, `evr_rules::LogEntry`); nothing else about a game is ever sent.
 
-use evr_rules::{LogEntry, View};
+use evr_rules::{LogEntry, View, ViewChanges};
 use serde::{Deserialize, Serialize};
 
 use crate::{ChatMessage, ClockView, ErrorCode, Presence, Role, RoomInfo};
@@ -32,11 +32,13 @@ pub enum ServerMsg {
         #[cfg_attr(feature = "ts", ts(optional))]
         clock: Option<ClockView>,
     },
-    /// The game changed. `events` are what happened since `seq - 1`, as you may know it. `clock`:
-    /// the clocks after it, in a room with a time control.
+    /// The game changed. `changes`: the fields of your view that changed since `seq - 1` (apply
+    /// them to the view you hold: each present field replaces yours; `null` means it became empty).
+    /// `events` are what happened since `seq - 1`, as you may know it. `clock`: the clocks after
+    /// it, in a room with a time control.
     Update {
         seq: u32,
-        view: Box<View>,
+        changes: Box<ViewChanges>,
         events: Vec<LogEntry>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[cfg_attr(feature = "ts", ts(optional))]

@@ -161,7 +161,8 @@ export class GameStore {
           break;
         case "update":
           this.seq.value = msg.seq;
-          this.view.value = msg.view;
+          // only the fields that changed since the view we hold (seq - 1) come; `null`: emptied
+          if (this.view.value) this.view.value = { ...this.view.value, ...msg.changes };
           this.log.value = trim([...this.log.value, ...msg.events]);
           this.lastEvents.value = msg.events;
           if (msg.clock) this.clock.value = { view: msg.clock, at: this.now() };

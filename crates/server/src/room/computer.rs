@@ -91,7 +91,7 @@ impl Room {
                 let seat = self.current.faction_of(Seat::Guest);
                 let action_id = format!("computer-{}", self.seq + 1);
                 match self.commit_action(seat, action_id, action).await {
-                    Ok((_, events)) => self.broadcast_update(&events),
+                    Ok(move_) => self.broadcast_update(&move_),
                     Err((code, message)) => {
                         // Never expected (it picks among legal actions); do not retry in a loop.
                         tracing::error!(room = %self.code, code = code.as_str(), message, "the computer's action was refused");

@@ -131,7 +131,7 @@ fn frame_text(rng: &mut ChaCha8Rng, view: Option<&View>, seq: u32, n: u64) -> St
             let ty = ["rematch", "claim_win", "reveal_replay", "ping"][rng.random_range(0..4usize)];
             json!({ "type": ty })
         }
-        76..=77 => json!({"type": "hello", "version": 1, "token": null, "last_seq": null}),
+        76..=77 => json!({"type": "hello", "version": evr_protocol::PROTOCOL_VERSION, "token": null, "last_seq": null}),
         // a valid message mutated anywhere
         78..=87 => {
             let mut m = json!({"type": "action", "based_on": seq, "action_id": format!("f{n}"), "action": pick(rng)});
@@ -175,9 +175,12 @@ fn read_peer(peer: &mut Peer, view: &mut Option<View>, seq: &mut u32) -> (Option
     for m in peer.drain() {
         match m {
             ServerMsg::Error { code, .. } => refused = Some(code),
-            ServerMsg::Update { seq: s, view: v, .. } => {
-                over |= v.outcome.is_some();
-                (*seq, *view) = (s, Some(*v));
+            ServerMsg::Update { seq: s, changes, .. } => {
+                over |= changes.outcome.as_ref().is_some_and(Option::is_some);
+                if let Some(v) = view.as_mut() {
+                    v.apply_changes(*changes);
+                }
+                *seq = s;
                 changed = true;
             }
             ServerMsg::Welcome { seq: s, view: v, .. } => (*seq, *view) = (s, Some(*v)),

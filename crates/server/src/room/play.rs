@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use evr_protocol::{ErrorCode, ServerMsg};
-use evr_rules::{Action, Event, Faction};
+use evr_rules::{Action, Event, Faction, Game};
 
 use super::game_match::Match;
 use super::seat::Seat;
@@ -62,9 +62,15 @@ impl Room {
         }
         let started = Instant::now();
         match self.commit_action(seat, action_id.clone(), action).await {
-            Ok((seq, events)) => {
-                self.send(conn, &ServerMsg::Ack { action_id, seq });
-                self.broadcast_update(&events);
+            Ok(move_) => {
+                self.send(
+                    conn,
+                    &ServerMsg::Ack {
+                        action_id,
+                        seq: move_.seq,
+                    },
+                );
+                self.broadcast_update(&move_);
                 metrics::histogram!(m::ACTION_TO_BROADCAST).record(started.elapsed().as_secs_f64());
                 self.schedule_computer();
             }
@@ -73,14 +79,13 @@ impl Room {
     }
 
     /// Applies `seat`'s action to a copy of the game, stores it, and only once it is committed
-    /// makes it the live game. Returns the new `seq` and the events of the move; on error nothing
-    /// changed.
+    /// makes it the live game. Returns the move made; on error nothing changed.
     pub(super) async fn commit_action(
         &mut self,
         seat: Faction,
         action_id: String,
         action: Action,
-    ) -> Result<(u32, Vec<Event>), (ErrorCode, String)> {
+    ) -> Result<Committed, (ErrorCode, String)> {
         let mut next = self.current.game.clone();
         let events = next
             .apply(seat, action)
@@ -108,25 +113,27 @@ impl Room {
                 "the action could not be stored; nothing changed".into(),
             ));
         }
-        self.current.game = next;
+        let before = std::mem::replace(&mut self.current.game, next);
         self.clock = clock;
         self.seq = seq;
         self.current.record(seq, seat, action, action_id);
         metrics::counter!(m::ACTIONS).increment(1);
-        Ok((seq, events))
+        Ok(Committed { seq, events, before })
     }
 
-    /// Tells everyone about the move that produced `events`.
-    pub(super) fn broadcast_update(&mut self, events: &[Event]) {
+    /// Tells everyone about the move just committed: to each viewer, what changed in its view.
+    pub(super) fn broadcast_update(&mut self, move_: &Committed) {
         let seq = self.seq;
         let clock = self.clock_view();
         self.broadcast(|room, viewer| {
-            let events = events.iter().map(|e| e.project(viewer)).collect();
-            // without this round's log: every client holds it (the welcome's `log`) and extends
-            // it with `events`, so it would only repeat itself in every update
+            let events = move_.events.iter().map(|e| e.project(viewer)).collect();
+            // Only what changed: the client holds the view as of `seq - 1` (the welcome's or the
+            // last update's). The log is not among the changes: every client holds it and extends
+            // it with `events`.
+            let now = room.current.game.view_without_log(viewer);
             ServerMsg::Update {
                 seq,
-                view: Box::new(room.current.game.view_without_log(viewer)),
+                changes: Box::new(now.changes_since(&move_.before.view_without_log(viewer))),
                 events,
                 clock,
             }
@@ -195,4 +202,13 @@ impl Room {
         }
         self.schedule_computer();
     }
+}
+
+/// A move committed and made live.
+pub(super) struct Committed {
+    pub(super) seq: u32,
+    /// What the move logged.
+    pub(super) events: Vec<Event>,
+    /// The game just before it, for what changed in each view.
+    pub(super) before: Game,
 }

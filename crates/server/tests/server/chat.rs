@@ -114,7 +114,7 @@ async fn the_spectators_chat_reaches_the_seats_only_once_the_game_is_over() -> R
         let over = c
             .frames
             .iter()
-            .position(|f| matches!(f, ServerMsg::Update { view, .. } if view.outcome.is_some()))
+            .position(|f| matches!(f, ServerMsg::Update { changes, .. } if changes.outcome.as_ref().is_some_and(Option::is_some)))
             .context("the last update")?;
         if arrival(c, spectators_id).is_none() {
             let got = recv_chat(c).await?;

@@ -28,11 +28,11 @@ pub(crate) async fn play_against_computer(me: &mut Client, welcome: Welcome, see
             acted_on = Some(seq);
         }
         match me.recv().await? {
-            ServerMsg::Update { seq: s, view: v, .. } => {
-                (seq, view) = (s, *v);
+            ServerMsg::Update { seq: s, .. } => {
+                (seq, view) = (s, me.current_view()?);
                 updates += 1;
             }
-            ServerMsg::Welcome { seq: s, view: v, .. } => (seq, view) = (s, *v),
+            ServerMsg::Welcome { seq: s, .. } => (seq, view) = (s, me.current_view()?),
             ServerMsg::Ack { .. } => mine += 1,
             ServerMsg::Error {
                 code: ErrorCode::StaleAction,
@@ -72,12 +72,13 @@ async fn a_whole_game_against_the_computer_with_a_spectator() -> Result<()> {
     );
     assert!(end.outcome.is_some());
     // The spectator saw the same game end.
-    let last = watcher
+    watcher
         .recv_until("the last update", |m| match m {
-            ServerMsg::Update { view, .. } if view.outcome.is_some() => Some(*view),
+            ServerMsg::Update { changes, .. } if changes.outcome.flatten().is_some() => Some(()),
             _ => None,
         })
         .await?;
+    let last = watcher.current_view()?;
     assert!(last.legal_actions.is_empty());
     // One request is enough for a rematch: the computer accepts; sides swap.
     me.send(&ClientMsg::Rematch).await?;

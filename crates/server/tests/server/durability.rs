@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use evr_protocol::{ErrorCode, ReplayEyes, ServerMsg};
+use evr_protocol::{ErrorCode, ReplayEyes};
 use evr_rules::{Mode, View};
 use rand::{RngExt, SeedableRng};
 
@@ -203,12 +203,7 @@ async fn play_until_cut(
         }
         played.fetch_add(1, Ordering::Relaxed);
         for (k, client) in [&mut a, &mut b].into_iter().enumerate() {
-            let update = client
-                .recv_until("its update", |m| match m {
-                    ServerMsg::Update { seq, view, .. } if seq == acked => Some(*view),
-                    _ => None,
-                })
-                .await;
+            let update = client.recv_update_to(acked).await;
             match update {
                 Ok(v) => views[k] = v,
                 Err(_) => return acked,

@@ -35,13 +35,9 @@ async fn play_randomly(mut c: Client, welcome: Welcome, seed: u64) -> Result<Cli
             acted_on = Some(seq);
         }
         match c.recv().await? {
-            ServerMsg::Update { seq: s, view: v, .. } => {
+            ServerMsg::Update { seq: s, .. } | ServerMsg::Welcome { seq: s, .. } => {
                 seq = s;
-                view = *v;
-            }
-            ServerMsg::Welcome { seq: s, view: v, .. } => {
-                seq = s;
-                view = *v;
+                view = c.current_view()?;
             }
             ServerMsg::Error {
                 code: ErrorCode::StaleAction,
@@ -55,8 +51,8 @@ async fn play_randomly(mut c: Client, welcome: Welcome, seed: u64) -> Result<Cli
 
 async fn watch_until_over(mut c: Client) -> Result<Client> {
     loop {
-        if let ServerMsg::Update { view, .. } = c.recv().await?
-            && view.outcome.is_some()
+        if let ServerMsg::Update { changes, .. } = c.recv().await?
+            && changes.outcome.flatten().is_some()
         {
             // then the game's key and salt, told to everyone now that it is over
             c.recv_room().await?;
@@ -131,7 +127,7 @@ fn never_told_during_the_game(client: &Client, seed_hex: &str, salt_hex: &str) -
             );
         }
         let f: Value = serde_json::from_str(raw)?;
-        if f["type"] == "update" && !f["view"]["outcome"].is_null() {
+        if f["type"] == "update" && !f["changes"]["outcome"].is_null() {
             break;
         }
     }
@@ -154,6 +150,8 @@ fn check_frames(client: &Client, viewer: Viewer, oracle: &BTreeMap<u64, [Value; 
         Viewer::Omniscient => bail!("live play has no omniscient viewer"),
     };
     let mut last_update: Option<u64> = None;
+    // the view as the client holds it: the welcome's, with each update's changes applied
+    let mut held = Value::Null;
     for raw in &client.raw {
         // The oracle compares the JSON as sent, so a field the typed reading would drop or default
         // still counts.
@@ -175,11 +173,22 @@ fn check_frames(client: &Client, viewer: Viewer, oracle: &BTreeMap<u64, [Value; 
             .get(&seq)
             .ok_or_else(|| anyhow!("no oracle view for seq {seq}"))?[slot]
             .clone();
-        if ty == "update" {
+        if ty == "welcome" {
+            held = f["view"].clone();
+        } else {
+            // an update carries the fields that changed, each whole, and nothing else
+            let changes = f["changes"].as_object().context("an update's changes")?;
+            for (k, v) in changes {
+                if ["viewer", "mode", "log"].contains(&k.as_str()) || held[k] == *v {
+                    bail!("{viewer:?}: the update at seq {seq} sends {k}, which did not change");
+                }
+                held[k] = v.clone();
+            }
             // an update's view leaves out the round's log: its events extend the client's log
+            held["log"] = Value::Array(Vec::new());
             expected["log"] = Value::Array(Vec::new());
         }
-        if f["view"] != expected {
+        if held != expected {
             bail!("{viewer:?}: the view at seq {seq} is not the engine's view for that viewer");
         }
     }

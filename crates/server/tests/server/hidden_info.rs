@@ -189,14 +189,22 @@ async fn the_other_seat_and_spectators_receive_identical_bytes() -> Result<()> {
         }
     }
     for frames in [&imperial_1, &spectator_1] {
-        let last: Value = frames
-            .iter()
-            .rev()
-            .map(|f| serde_json::from_str::<Value>(f))
-            .find(|v| v.as_ref().map_or(true, |v| v.get("view").is_some()))
-            .unwrap_or(Ok(Value::Null))?;
-        assert_eq!(last["view"]["phase"], "struggle");
-        assert_eq!(last["view"]["rebel"]["strategy"], json!({"state": "hidden"}));
+        // the view these frames built: the welcome's, each update's changes applied
+        let mut view = Value::Null;
+        for f in frames {
+            let f: Value = serde_json::from_str(f)?;
+            match (&f["view"], f["changes"].as_object()) {
+                (Value::Object(_), _) => view = f["view"].clone(),
+                (_, Some(changes)) => {
+                    for (k, v) in changes {
+                        view[k] = v.clone();
+                    }
+                }
+                _ => {}
+            }
+        }
+        assert_eq!(view["phase"], "struggle");
+        assert_eq!(view["rebel"]["strategy"], json!({"state": "hidden"}));
     }
     Ok(())
 }

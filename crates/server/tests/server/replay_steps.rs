@@ -33,12 +33,13 @@ impl Seen {
     /// Reads updates until the one with `seq`.
     async fn until(&mut self, c: &mut Client, seq: u32) -> Result<View> {
         loop {
-            let (s, view, events) = c
+            let (s, events) = c
                 .recv_until("an update", |m| match m {
-                    ServerMsg::Update { seq, view, events, .. } => Some((seq, *view, events)),
+                    ServerMsg::Update { seq, events, .. } => Some((seq, events)),
                     _ => None,
                 })
                 .await?;
+            let view = c.current_view()?;
             self.0.push((s, view.clone(), events));
             if s == seq {
                 return Ok(view);

@@ -250,6 +250,9 @@ pub struct Client {
     pub ws: Ws,
     pub frames: Vec<ServerMsg>,
     pub raw: Vec<String>,
+    /// The view as of the latest welcome or update received: the welcome's, with every update's
+    /// changes applied, as a client holds it.
+    pub view: Option<View>,
 }
 
 impl Client {
@@ -259,6 +262,7 @@ impl Client {
             ws,
             frames: Vec::new(),
             raw: Vec::new(),
+            view: None,
         })
     }
 
@@ -298,6 +302,17 @@ impl Client {
                         serde_json::from_str(t.as_str()).with_context(|| format!("not a server message: {t}"))?;
                     self.raw.push(t.to_string());
                     self.frames.push(m.clone());
+                    match &m {
+                        ServerMsg::Welcome { view, .. } => self.view = Some((**view).clone()),
+                        ServerMsg::Update { changes, .. } => {
+                            let view = self.view.as_mut().context("an update before any welcome")?;
+                            view.apply_changes((**changes).clone());
+                            // an update's log is its `events`: the view it made has none (as the
+                            // engine's `view_without_log`), the welcome's log is extended apart
+                            view.log.clear();
+                        }
+                        _ => {}
+                    }
                     return Ok(m);
                 }
                 Message::Close(_) => bail!("connection closed by server"),
@@ -346,13 +361,29 @@ impl Client {
         .await
     }
 
-    /// The next `update`: its seq and view.
+    /// The next `update`: its seq and the view it made.
     pub async fn recv_update(&mut self) -> Result<(u32, View)> {
-        self.recv_until("update", |m| match m {
-            ServerMsg::Update { seq, view, .. } => Some((seq, *view)),
-            _ => None,
+        let seq = self
+            .recv_until("update", |m| match m {
+                ServerMsg::Update { seq, .. } => Some(seq),
+                _ => None,
+            })
+            .await?;
+        Ok((seq, self.current_view()?))
+    }
+
+    /// Updates until the one with `seq`: the view it made.
+    pub async fn recv_update_to(&mut self, seq: u32) -> Result<View> {
+        self.recv_until("its update", |m| {
+            matches!(m, ServerMsg::Update { seq: s, .. } if s == seq).then_some(())
         })
-        .await
+        .await?;
+        self.current_view()
+    }
+
+    /// The view as of the latest welcome or update.
+    pub fn current_view(&self) -> Result<View> {
+        self.view.clone().context("no welcome yet")
     }
 
     /// The next `ack`: the seq it names.
@@ -430,12 +461,7 @@ pub async fn play_random(
         c.send(&action(seq, format!("p{seed}-{step}"), chosen)).await?;
         seq = c.recv_ack().await?;
         for (k, client) in [&mut *a, &mut *b].into_iter().enumerate() {
-            views[k] = client
-                .recv_until("its update", |m| match m {
-                    ServerMsg::Update { seq: s, view, .. } if s == seq => Some(*view),
-                    _ => None,
-                })
-                .await?;
+            views[k] = client.recv_update_to(seq).await?;
         }
     }
     Ok((seq, views))
