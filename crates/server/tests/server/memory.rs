@@ -18,6 +18,19 @@ async fn counter(addr: SocketAddr, name: &str) -> Result<f64> {
         .unwrap_or(0.0))
 }
 
+/// Waits (up to 15 s) until counter `name` reaches `at_least`; returns how long that took.
+async fn counter_reaches(addr: SocketAddr, name: &str, at_least: f64) -> Result<Duration> {
+    let mut waited = Duration::ZERO;
+    while counter(addr, name).await? < at_least {
+        if waited > Duration::from_secs(15) {
+            bail!("{name} did not reach {at_least}");
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        waited += Duration::from_millis(100);
+    }
+    Ok(waited)
+}
+
 async fn both(addr: SocketAddr, seats: &Seats, last: Option<u32>) -> Result<(Client, Welcome, Client, Welcome)> {
     let (a, wa) = Client::hello(addr, &seats.code, Some(&seats.creator_token), last).await?;
     let (b, wb) = Client::hello(addr, &seats.code, Some(&seats.guest_token), last).await?;
@@ -43,14 +56,7 @@ async fn idle_rooms_leave_memory_and_come_back_exactly() -> Result<()> {
     drop((a, b, c, d));
 
     // Both rooms are released (no connection for a second), not earlier than that.
-    let mut waited = Duration::ZERO;
-    while counter(addr, "evr_rooms_released_total").await? < released_before + 2.0 {
-        if waited > Duration::from_secs(15) {
-            bail!("the idle rooms were not released");
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        waited += Duration::from_millis(100);
-    }
+    let waited = counter_reaches(addr, "evr_rooms_released_total", released_before + 2.0).await?;
     assert!(
         waited >= Duration::from_millis(500),
         "released after {waited:?}, before the idle time"
@@ -105,14 +111,7 @@ async fn a_room_left_alone_hibernates_and_wakes_exactly_as_it_was() -> Result<()
     let left = std::time::Instant::now();
     drop((a, b));
 
-    let mut waited = Duration::ZERO;
-    while counter(addr, "evr_rooms_hibernated_total").await? < hibernated_before + 1.0 {
-        if waited > Duration::from_secs(15) {
-            bail!("the room did not hibernate");
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        waited += Duration::from_millis(100);
-    }
+    counter_reaches(addr, "evr_rooms_hibernated_total", hibernated_before + 1.0).await?;
     assert!(
         left.elapsed() >= Duration::from_millis(900),
         "hibernated after {:?}, before the hibernation time",
