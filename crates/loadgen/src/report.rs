@@ -186,7 +186,7 @@ impl RssSamples {
         let mut later = self.samples.iter().filter(|(t, _)| *t >= w);
         let (_, start) = *later.next()?;
         let later_peak = later.clone().map(|(_, k)| *k).max().unwrap_or(start).max(start);
-        let end = later.last().map_or(start, |(_, k)| *k);
+        let end = later.next_back().map_or(start, |(_, k)| *k);
         Some(RssGrowth {
             after_warm_up_kib: start,
             later_peak_kib: later_peak,

@@ -57,19 +57,23 @@ fn has_token(headers: &HeaderMap, name: header::HeaderName, token: &str) -> bool
 }
 
 /// The `Sec-WebSocket-Key` of a valid WebSocket upgrade request, or the answer refusing it.
-fn upgrade_key(headers: &HeaderMap) -> Result<&HeaderValue, Response> {
+fn upgrade_key(headers: &HeaderMap) -> Result<&HeaderValue, Box<Response>> {
     if !has_token(headers, header::UPGRADE, "websocket") || !has_token(headers, header::CONNECTION, "upgrade") {
-        return Err((StatusCode::UPGRADE_REQUIRED, "this address takes WebSocket connections").into_response());
+        let refused = (StatusCode::UPGRADE_REQUIRED, "this address takes WebSocket connections");
+        return Err(Box::new(refused.into_response()));
     }
     if headers.get(header::SEC_WEBSOCKET_VERSION).map(|v| v.as_bytes()) != Some(b"13") {
         let mut r = (StatusCode::BAD_REQUEST, "WebSocket version 13 only").into_response();
         r.headers_mut()
             .insert(header::SEC_WEBSOCKET_VERSION, HeaderValue::from_static("13"));
-        return Err(r);
+        return Err(Box::new(r));
     }
     match headers.get(header::SEC_WEBSOCKET_KEY) {
         Some(key) if key.len() == 24 => Ok(key),
-        _ => Err((StatusCode::BAD_REQUEST, "missing or malformed Sec-WebSocket-Key").into_response()),
+        _ => {
+            let refused = (StatusCode::BAD_REQUEST, "missing or malformed Sec-WebSocket-Key");
+            Err(Box::new(refused.into_response()))
+        }
     }
 }
 
@@ -83,7 +87,7 @@ pub async fn upgrade(Path(code): Path<String>, State(app): State<Arc<App>>, mut 
     }
     let accept = match upgrade_key(req.headers()) {
         Ok(key) => rfc6455::accept_key(key.as_bytes()),
-        Err(refused) => return refused,
+        Err(refused) => return *refused,
     };
     let upgraded = hyper::upgrade::on(&mut req);
     let tracker = app.tracker.clone();

@@ -225,3 +225,58 @@ async fn out_of_turn_other_seat_and_finished_game_actions_are_refused() -> Resul
     still_usable(&mut rebel).await?;
     server.stop().await
 }
+
+/// Sends `request` on a fresh TCP connection and reads the response's head.
+async fn raw_request(addr: std::net::SocketAddr, request: &str) -> Result<(tokio::net::TcpStream, String)> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut tcp = tokio::net::TcpStream::connect(addr).await?;
+    tcp.write_all(request.as_bytes()).await?;
+    let mut head = Vec::new();
+    while !head.ends_with(b"\r\n\r\n") {
+        let mut byte = [0u8; 1];
+        if tcp.read(&mut byte).await? == 0 {
+            break;
+        }
+        head.push(byte[0]);
+    }
+    Ok((tcp, String::from_utf8_lossy(&head).to_lowercase()))
+}
+
+fn upgrade_request(code: &str, version: &str) -> String {
+    format!(
+        "GET /ws/{code} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: keep-alive, Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: {version}\r\n\r\n"
+    )
+}
+
+#[tokio::test]
+async fn the_websocket_handshake_and_frames_follow_rfc_6455() -> Result<()> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = support::start("rfc6455").await?;
+    let seats = support::create_and_join(server.addr, Mode::Full).await?;
+    // not an upgrade, or another version: refused with what to do instead
+    let (_, plain) = raw_request(
+        server.addr,
+        &format!("GET /ws/{} HTTP/1.1\r\nHost: x\r\n\r\n", seats.code),
+    )
+    .await?;
+    assert!(plain.starts_with("http/1.1 426"), "{plain}");
+    let (_, old) = raw_request(server.addr, &upgrade_request(&seats.code, "8")).await?;
+    assert!(
+        old.starts_with("http/1.1 400") && old.contains("sec-websocket-version: 13"),
+        "{old}"
+    );
+    // the RFC's own example key, answered with the RFC's accept value
+    let (mut tcp, head) = raw_request(server.addr, &upgrade_request(&seats.code, "13")).await?;
+    assert!(head.starts_with("http/1.1 101"), "{head}");
+    assert!(
+        head.contains("sec-websocket-accept: s3pplmbitxaq9kygzzhzrbk+xoo="),
+        "{head}"
+    );
+    // an unmasked client frame breaks the protocol: the server closes with 1002
+    tcp.write_all(&[0x81, 0x02, b'h', b'i']).await?;
+    let mut frame = [0u8; 4];
+    tcp.read_exact(&mut frame).await?;
+    assert_eq!(frame, [0x88, 0x02, 0x03, 0xEA], "a close frame with code 1002");
+    server.stop().await
+}
