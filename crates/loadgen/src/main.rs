@@ -177,6 +177,28 @@ fn rss_kib(pid: u32) -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// The server's rooms in memory and connections, from its `/metrics`.
+async fn rooms_line(addr: SocketAddr) -> String {
+    let Ok((_, metrics)) = http::get(addr, "/metrics").await else {
+        return "metrics unavailable".into();
+    };
+    let value = |name: &str| -> f64 {
+        metrics
+            .lines()
+            .filter_map(|l| l.strip_prefix(name))
+            .filter_map(|rest| rest.rsplit(' ').next()?.parse::<f64>().ok())
+            .sum()
+    };
+    format!(
+        "{} rooms in memory ({} asleep), {} released so far, {} connections",
+        value("evr_rooms "),
+        // (with the defaults every release is of a sleeping room)
+        value("evr_rooms_hibernated_total ") - value("evr_rooms_woken_total ") - value("evr_rooms_released_total "),
+        value("evr_rooms_released_total "),
+        value("evr_connections{")
+    )
+}
+
 /// Pins process `pid` (every thread) to CPU `core`.
 fn pin(pid: u32, core: usize) -> Result<()> {
     let ok = Command::new("taskset")
@@ -337,10 +359,11 @@ async fn main() -> Result<()> {
                 }
                 if started.elapsed() >= next_report {
                     eprintln!(
-                        "[{:>4} s] server RSS {:.1} MiB, CPU {:.1} s",
+                        "[{:>4} s] server RSS {:.1} MiB, CPU {:.1} s, {}",
                         next_report.as_secs(),
                         rss_kib(pid).unwrap_or(0) as f64 / 1024.0,
-                        cpu_seconds(pid).unwrap_or(0.0)
+                        cpu_seconds(pid).unwrap_or(0.0),
+                        rooms_line(addr).await
                     );
                     next_report += Duration::from_secs(60);
                 }
