@@ -213,6 +213,9 @@ fn pin(pid: u32, core: usize) -> Result<()> {
     Ok(())
 }
 
+/// After a failed match, its slot waits this long before the next one.
+const FAILURE_BACKOFF: Duration = Duration::from_secs(1);
+
 /// Plays this process's share of the matches; returns what it measured.
 async fn drive(args: &Args, addr: SocketAddr) -> Figures {
     let stats = Arc::new(Stats::default());
@@ -243,7 +246,11 @@ async fn drive(args: &Args, addr: SocketAddr) -> Figures {
                 match played {
                     Ok(Ok(Played::Finished)) => stats.finished(),
                     Ok(Ok(Played::Stopped)) => break,
-                    Ok(Err(e)) => stats.failed(&format!("{e:#}")),
+                    Ok(Err(e)) => {
+                        stats.failed(&format!("{e:#}"));
+                        // a server that refuses everything must not be flooded with new rooms
+                        tokio::time::sleep(FAILURE_BACKOFF).await;
+                    }
                     Err(_) => {
                         stats.failed("deadline reached");
                         break;

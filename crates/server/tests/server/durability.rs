@@ -21,7 +21,31 @@ fn free_port() -> Result<u16> {
     Ok(std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
 }
 
-async fn spawn_server(port: u16, data_dir: &Path) -> Result<Child> {
+/// A server process, killed when dropped: a test that fails half-way leaves no server behind.
+struct Server(Child);
+
+impl Server {
+    fn id(&self) -> u32 {
+        self.0.id()
+    }
+
+    fn kill(&mut self) -> std::io::Result<()> {
+        self.0.kill()
+    }
+
+    fn wait(&mut self) -> std::io::Result<std::process::ExitStatus> {
+        self.0.wait()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+async fn spawn_server(port: u16, data_dir: &Path) -> Result<Server> {
     let child = Command::new(env!("CARGO_BIN_EXE_evr-server"))
         .args(["--bind", &format!("127.0.0.1:{port}")])
         // Scripted players act far faster than people: lift the per-connection rate limit.
@@ -36,7 +60,7 @@ async fn spawn_server(port: u16, data_dir: &Path) -> Result<Child> {
     let addr: SocketAddr = format!("127.0.0.1:{port}").parse()?;
     for _ in 0..200 {
         if let Ok((200, _)) = support::http(addr, "GET", "/healthz", None).await {
-            return Ok(child);
+            return Ok(Server(child));
         }
         tokio::time::sleep(Duration::from_millis(25)).await;
     }
