@@ -187,7 +187,8 @@ async fn rooms_line(addr: SocketAddr) -> String {
             .lines()
             .filter_map(|l| l.strip_prefix(name))
             .filter_map(|rest| rest.rsplit(' ').next()?.parse::<f64>().ok())
-            .sum()
+            .sum::<f64>()
+            + 0.0 // (an empty sum is -0)
     };
     format!(
         "{} rooms in memory ({} asleep), {} released so far, {} connections",
