@@ -14,10 +14,6 @@ pub struct Dialer {
 }
 
 impl Dialer {
-    pub fn from(source: IpAddr) -> Dialer {
-        Dialer { source: Some(source) }
-    }
-
     pub async fn connect(&self, addr: SocketAddr) -> io::Result<TcpStream> {
         let Some(ip) = self.source else {
             return TcpStream::connect(addr).await;
