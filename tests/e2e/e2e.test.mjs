@@ -837,8 +837,17 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     });
     assert.ok(planted > 0, "the spectator oracle flags a planted hidden name");
     log("spectator oracle self-check: a planted hidden name is flagged");
-    // the overflow check must catch an overflow on the phone: open the invite page, plant a wide element
-    await B.page.goto(invite);
+    // The phone's player joins by the room code, typed as a person would: first a code of no room
+    // (the page must say so), then the real one in lower case without its dash, with O for 0 and
+    // l for 1 — it must take the free seat.
+    await B.page.goto(base + "/");
+    await B.page.fill("input#code", "zzzz-zzzz");
+    await B.page.press("input#code", "Enter");
+    const unknown = await B.page.waitForSelector(".landing p.error", { timeout: STEP_TIMEOUT_MS });
+    assert.match(await unknown.textContent(), /does not exist/, "an unknown room code says so");
+    await B.page.fill("input#code", code.toLowerCase().replace(/0/g, "o").replace(/1/g, "l"));
+    await B.page.press("input#code", "Enter");
+    // the overflow check must catch an overflow on the phone: on the room page, plant a wide element
     await B.page.waitForURL(new RegExp(`/r/${code}$`));
     await B.page.waitForFunction(() => document.querySelector(".room")?.classList.contains("imperial"));
     const layout = await B.page.evaluate(async () => {
@@ -862,6 +871,7 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     assert.ok(layout.caught.some((p) => p.kind === "unnamed" && p.detail.includes("e2e-planted-unnamed")), `the name check flags a planted unnamed button: ${JSON.stringify(layout.caught)}`);
     assert.ok(layout.caught.some((p) => p.kind === "state" && p.detail.includes("Planted")), `the card state check flags a planted exhausted card without a text label: ${JSON.stringify(layout.caught)}`);
     assert.equal(layout.cw, PHONE.width, "the phone's layout viewport is 375 px (meta viewport width=device-width)");
+    log("phone: an unknown code is refused; the typed code took the free seat");
     log(`phone: layout viewport ${layout.cw} px; auditor self-check: a planted 600 px element, unnamed button and unlabelled exhausted card are flagged`);
     await until(() => B.you && S.you, "the welcome frames of the guest and the spectator");
     assert.deepEqual(B.you, { role: "seat", faction: "imperial" }, "the guest took the free (Imperial) seat");
@@ -1014,7 +1024,9 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
       const faction = P.you.faction;
       const welcomes = P.welcomes.length;
       const seqBefore = P.seq;
-      log(`${P.name}: reloading the page mid-game (seq ${seqBefore})`);
+      const logLength = async () => Number((await P.page.textContent("details.log:not(.reference) > summary")).match(/\((\d+)\)/)?.[1]);
+      const logBefore = await logLength();
+      log(`${P.name}: reloading the page mid-game (seq ${seqBefore}, ${logBefore} log entries)`);
       await harvestAudit(P);
       await P.page.reload();
       await P.page.waitForFunction((f) => document.querySelector(".room")?.classList.contains(f), faction);
@@ -1028,6 +1040,9 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
         const strip = await P.page.textContent(`.strip.${faction}`);
         for (const c of P.chosen) assert.ok(strip.includes(c), `after the reload the seat still sees its own character ${c}: ${strip}`);
       }
+      // the whole log of the game, not only the current round's (the opponent may have added to it)
+      const logAfter = await logLength();
+      assert.ok(logBefore > 10 && logAfter >= logBefore, `the log survives the reload: ${logBefore} entries before, ${logAfter} after`);
       await shot(P.page, "05-after-reload");
       log(`${P.name}: resumed as ${faction} at seq ${P.seq}`);
     }
@@ -1131,8 +1146,9 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
         // the round's result (dominance), first time it shows on this page
         if (await P.page.$(".dominance")) await moment("dominance-" + P.name, () => shotEverywhere(P, `08-dominance-${tag(P)}`));
         // mid-game moments
-        // reload at the rebel's first struggle turn: characters and strategies chosen, struggle under way
-        if (P === A && !reloaded && kind === "struggle") {
+        // reload at the rebel's first struggle turn of round 2: the log holds round 1 (the log of
+        // the current round alone would not show a lost log)
+        if (P === A && !reloaded && kind === "struggle" && P.lastView.round >= 2) {
           reloaded = true;
           await reloadMidGame(P);
           continue;
