@@ -6,6 +6,7 @@
 //! (factions, actions, options, results); only an implementation turns them into its own columns.
 
 mod checkpoint;
+mod group_commit;
 mod sqlite;
 
 use std::path::PathBuf;

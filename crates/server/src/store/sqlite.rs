@@ -1,11 +1,10 @@
-//! The embedded default store: SQLite in WAL mode with one writer thread. Writes queued while a
-//! transaction commits are committed together in the next one (group commit). Factions are stored
+//! The embedded default store: SQLite in WAL mode, one writing connection whose writes are
+//! committed in groups (`group_commit.rs`). Factions are stored
 //! as `rebel`/`imperial`, options, actions and results as JSON: the format of every database
 //! written so far, which must keep loading.
 
 use std::path::Path;
-use std::sync::mpsc;
-use std::thread::JoinHandle;
+use std::sync::Arc;
 
 use evr_rules::{ByFaction, Faction};
 use rusqlite::{Connection, OptionalExtension, params};
@@ -17,6 +16,7 @@ use tokio::sync::oneshot;
 use evr_protocol::ChatMessage;
 
 use super::checkpoint::{Checkpointer, WRITER_AUTOCHECKPOINT_PAGES};
+use super::group_commit::GroupCommit;
 use super::{GameResult, Store, StoreError, StoredAction, StoredGame, StoredRoom, WriteOp};
 use crate::chat::{self, StoredChat};
 use crate::fairness::GameSecret;
@@ -174,25 +174,18 @@ fn read_error(e: rusqlite::Error) -> StoreError {
     StoreError::Read(e.to_string())
 }
 
-enum Job {
-    Write(WriteOp, oneshot::Sender<Result<(), StoreError>>),
-}
-
-/// SQLite with one writer thread, one connection for loading rooms (WAL lets it read while the
-/// writer commits) and a checkpointer thread (`checkpoint.rs`).
+/// SQLite with one writing connection (group commit on the runtime's thread), one connection for
+/// loading rooms (WAL lets it read while the writer commits) and a checkpointer thread
+/// (`checkpoint.rs`).
 pub struct SqliteStore {
-    jobs: std::sync::Mutex<Option<mpsc::Sender<Job>>>,
-    writer: std::sync::Mutex<Option<JoinHandle<()>>>,
+    writer: Arc<GroupCommit>,
     reader: std::sync::Mutex<Connection>,
     checkpointer: std::sync::Mutex<Checkpointer>,
 }
 
-/// The most writes committed in one transaction.
-const MAX_BATCH: usize = 512;
-
 impl SqliteStore {
-    /// Opens (creating if needed) `data_dir/evr.sqlite3`, runs migrations and starts the writer
-    /// thread. Rooms are loaded one at a time, when they are first needed (`load_room`).
+    /// Opens (creating if needed) `data_dir/evr.sqlite3`, runs migrations and starts the
+    /// checkpointer. Rooms are loaded one at a time, when they are first needed (`load_room`).
     pub fn open(data_dir: &Path) -> Result<SqliteStore, StoreError> {
         std::fs::create_dir_all(data_dir).map_err(|e| StoreError::DataDir(data_dir.to_path_buf(), e))?;
         let path = data_dir.join("evr.sqlite3");
@@ -201,14 +194,8 @@ impl SqliteStore {
             .map_err(|e| StoreError::Open(e.to_string()))?;
         let reader = open(&path)?;
         let checkpointer = Checkpointer::start(open(&path)?, &path)?;
-        let (tx, rx) = mpsc::channel();
-        let writer = std::thread::Builder::new()
-            .name("evr-store-writer".into())
-            .spawn(move || writer_loop(conn, rx))
-            .map_err(|e| StoreError::DataDir(path, e))?;
         Ok(SqliteStore {
-            jobs: std::sync::Mutex::new(Some(tx)),
-            writer: std::sync::Mutex::new(Some(writer)),
+            writer: GroupCommit::new(conn, commit_batch),
             reader: std::sync::Mutex::new(reader),
             checkpointer: std::sync::Mutex::new(checkpointer),
         })
@@ -235,35 +222,16 @@ impl Store for SqliteStore {
         rows.collect::<Result<Vec<u32>, _>>().map_err(read_error)
     }
 
-    /// Stops taking writes, commits what is queued and waits for the writer thread.
+    /// Stops taking writes, commits what is queued and runs a last checkpoint.
     fn close(&self) {
-        if let Ok(mut jobs) = self.jobs.lock() {
-            jobs.take();
-        }
-        let handle = self.writer.lock().ok().and_then(|mut w| w.take());
-        if let Some(h) = handle {
-            let _ = h.join();
-        }
+        self.writer.close();
         if let Ok(mut c) = self.checkpointer.lock() {
             c.stop();
         }
     }
 
     fn submit(&self, op: WriteOp) -> oneshot::Receiver<Result<(), StoreError>> {
-        let (tx, rx) = oneshot::channel();
-        let sent = match self.jobs.lock() {
-            Ok(jobs) => match jobs.as_ref() {
-                Some(j) => j
-                    .send(Job::Write(op, tx))
-                    .map_err(|mpsc::SendError(Job::Write(_, tx))| tx),
-                None => Err(tx),
-            },
-            Err(_) => Err(tx),
-        };
-        if let Err(tx) = sent {
-            let _ = tx.send(Err(StoreError::Closed));
-        }
-        rx
+        self.writer.submit(op)
     }
 }
 
@@ -273,31 +241,11 @@ impl Drop for SqliteStore {
     }
 }
 
-fn writer_loop(mut conn: Connection, rx: mpsc::Receiver<Job>) {
-    while let Ok(first) = rx.recv() {
-        let mut batch = vec![first];
-        while batch.len() < MAX_BATCH {
-            match rx.try_recv() {
-                Ok(job) => batch.push(job),
-                Err(_) => break,
-            }
-        }
-        let result = commit_batch(&mut conn, &batch);
-        for Job::Write(_, reply) in batch {
-            let r = match &result {
-                Ok(()) => Ok(()),
-                Err(e) => Err(StoreError::Write(e.to_string())),
-            };
-            let _ = reply.send(r);
-        }
-    }
-}
-
 /// One transaction for the whole batch. Every statement, `BEGIN` and `COMMIT` included, is a
 /// cached prepared statement: parsing SQL again for each write cost as much as running it.
-fn commit_batch(conn: &mut Connection, batch: &[Job]) -> Result<(), rusqlite::Error> {
+fn commit_batch(conn: &mut Connection, batch: &[WriteOp]) -> Result<(), rusqlite::Error> {
     conn.prepare_cached("BEGIN")?.execute([])?;
-    let applied = batch.iter().try_for_each(|Job::Write(op, _)| apply(conn, op));
+    let applied = batch.iter().try_for_each(|op| apply(conn, op));
     match applied.and_then(|()| conn.prepare_cached("COMMIT")?.execute([]).map(|_| ())) {
         Ok(()) => Ok(()),
         Err(e) => {
