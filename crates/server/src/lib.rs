@@ -13,6 +13,7 @@ pub mod fairness;
 mod http;
 mod listen;
 mod metrics_names;
+mod outbox;
 mod replay;
 mod room;
 pub mod secrets;

@@ -1,7 +1,6 @@
 //! What a room actor is asked to do, and the handle that asks it. Connections and HTTP handlers
 //! talk to a room only through these.
 
-use bytes::Bytes;
 use evr_protocol::{ChatBody, ChatChannel, ErrorCode, Role, RoomStatus};
 use evr_rules::{Action, Faction};
 use tokio::sync::{mpsc, oneshot};
@@ -9,9 +8,8 @@ use tokio::sync::{mpsc, oneshot};
 /// Identifies one WebSocket connection.
 pub type ConnId = u64;
 
-/// A message queued for one connection: already serialized, shared between connections that see
-/// the same thing.
-pub type Outbound = Bytes;
+pub use crate::outbox::Outbound;
+use crate::outbox::Outbox;
 
 /// What the room actor is asked to do.
 #[derive(Debug)]
@@ -21,7 +19,7 @@ pub enum Command {
         conn: ConnId,
         token: Option<String>,
         last_seq: Option<u32>,
-        out: mpsc::Sender<Outbound>,
+        out: Outbox,
         reply: oneshot::Sender<Result<Role, ErrorCode>>,
     },
     Disconnect {

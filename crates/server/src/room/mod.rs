@@ -49,7 +49,7 @@ use crate::store::{Store, StoreError, WriteOp};
 struct Conn {
     /// `None`: a spectator.
     seat: Option<Seat>,
-    out: mpsc::Sender<Outbound>,
+    out: crate::outbox::Outbox,
     /// How many chat messages it may still send now.
     chat_allowance: crate::chat::Allowance,
 }

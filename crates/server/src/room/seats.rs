@@ -5,11 +5,11 @@
 use std::time::Instant;
 
 use evr_protocol::{ErrorCode, ForfeitReason, Role, RoomStatus, ServerMsg, SpectatorPolicy};
-use tokio::sync::mpsc;
 
 use super::seat::Seat;
-use super::{Conn, ConnId, Joined, Outbound, Room};
+use super::{Conn, ConnId, Joined, Room};
 use crate::metrics_names as m;
+use crate::outbox::Outbox;
 use crate::secrets;
 use crate::store::{GameResult, WriteOp};
 
@@ -28,7 +28,7 @@ impl Room {
         conn: ConnId,
         token: Option<String>,
         last_seq: Option<u32>,
-        out: mpsc::Sender<Outbound>,
+        out: Outbox,
     ) -> Result<Role, ErrorCode> {
         let player = match &token {
             Some(t) => {

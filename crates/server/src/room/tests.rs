@@ -10,11 +10,12 @@ use std::time::Duration;
 
 use evr_protocol::{ErrorCode, RoomOptions, ServerMsg, SideChoice, SpectatorPolicy};
 use evr_rules::{Faction, Mode};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 use tokio_util::task::TaskTracker;
 
-use super::{Command, ConnId, Joined, Outbound, Registry, Room, RoomHandle};
+use super::{Command, ConnId, Joined, Registry, Room, RoomHandle};
 use crate::config::Config;
+use crate::outbox::{OutboxReceiver, outbox};
 use crate::store::{Store, StoreError, StoredGame, StoredRoom, WriteOp};
 
 /// An in-memory store that keeps what it committed and refuses every write while `failing`.
@@ -73,14 +74,14 @@ const CREATOR_TOKEN: &str = "creator-token";
 /// One connection of the room: what the room queues for it.
 pub(super) struct Peer {
     pub(super) conn: ConnId,
-    rx: mpsc::Receiver<Outbound>,
+    rx: OutboxReceiver,
 }
 
 impl Peer {
     /// Every message queued for this connection so far.
     pub(super) fn drain(&mut self) -> Vec<ServerMsg> {
         let mut out = Vec::new();
-        while let Ok(text) = self.rx.try_recv() {
+        while let Some(text) = self.rx.try_recv() {
             out.push(serde_json::from_slice(&text).expect("the room sends server messages"));
         }
         out
@@ -195,7 +196,7 @@ async fn join(room: &RoomHandle, invite: &str) -> Result<Joined, ErrorCode> {
 }
 
 async fn connect(room: &RoomHandle, conn: ConnId, token: Option<&str>) -> Peer {
-    let (out, rx) = mpsc::channel(256);
+    let (out, rx) = outbox(256);
     let (reply, answer) = oneshot::channel();
     room.tx
         .send(Command::Connect {

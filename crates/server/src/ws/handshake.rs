@@ -6,11 +6,12 @@
 use std::sync::Arc;
 
 use evr_protocol::{ClientMsg, ErrorCode, PROTOCOL_VERSION};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 
 use super::frame::Refusal;
 use crate::app::App;
-use crate::room::{Command, ConnId, Outbound, RoomHandle};
+use crate::outbox::Outbox;
+use crate::room::{Command, ConnId, RoomHandle};
 use crate::secrets;
 
 /// What a valid `hello` asks for.
@@ -49,7 +50,7 @@ pub(super) async fn enter(
     code: &str,
     conn: ConnId,
     hello: Hello,
-    out: mpsc::Sender<Outbound>,
+    out: Outbox,
 ) -> Result<RoomHandle, Refusal> {
     let found = match secrets::canonical_room_code(code) {
         Some(code) => app.room(&code).await,

@@ -28,7 +28,6 @@ use evr_protocol::{ErrorCode, MAX_FRAME_BYTES, ServerMsg};
 use governor::{Quota, RateLimiter};
 use hyper_util::rt::TokioIo;
 use tokio::net::TcpStream;
-use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use self::dispatch::Route;
@@ -36,9 +35,9 @@ use self::frame::Refusal;
 use self::rfc6455::Incoming;
 use self::socket::{Read, WsReader, WsWriter};
 use self::strikes::{AfterStrike, MAX_STRIKES, Strikes};
-use self::writer::Control;
 use crate::app::App;
-use crate::room::{Command, ConnId, Outbound, RoomHandle};
+use crate::outbox::{Outbound, Outbox, WeakOutbox, outbox};
+use crate::room::{Command, ConnId, RoomHandle};
 
 /// Messages above this close the connection (1009); messages between [`MAX_FRAME_BYTES`] and this
 /// get a `frame_too_large` error and the connection stays.
@@ -132,8 +131,8 @@ fn error_msg(code: ErrorCode, message: impl Into<String>) -> ServerMsg {
 /// accepts its hello, then through the room's (weakly held here, so that the writer ends when the
 /// room lets the connection go).
 struct Replies {
-    strong: Option<mpsc::Sender<Outbound>>,
-    weak: mpsc::WeakSender<Outbound>,
+    strong: Option<Outbox>,
+    weak: WeakOutbox,
 }
 
 impl Replies {
@@ -154,17 +153,11 @@ async fn connection(tcp: TcpStream, already_read: Bytes, app: Arc<App>, code: St
     let (read_half, write_half) = tcp.into_split();
     let mut stream = WsReader::new(read_half, &already_read, HARD_FRAME_LIMIT);
     drop(already_read);
-    let (out, out_rx) = mpsc::channel::<Outbound>(app.config.outbound_queue.max(4));
-    let (control, control_rx) = mpsc::channel::<Control>(2);
+    let (out, out_rx) = outbox(app.config.outbound_queue.max(4));
     // Cancelled when the writer has sent its close frame: the reader then stops waiting for a
     // client that does not answer the closing handshake.
     let written = CancellationToken::new();
-    let writer = tokio::spawn(writer::write_loop(
-        WsWriter::new(write_half),
-        out_rx,
-        control_rx,
-        written.clone(),
-    ));
+    let writer = tokio::spawn(writer::write_loop(WsWriter::new(write_half), out_rx, written.clone()));
 
     let mut replies = Replies {
         weak: out.downgrade(),
@@ -200,7 +193,7 @@ async fn connection(tcp: TcpStream, already_read: Bytes, app: Arc<App>, code: St
             }),
             Read::Message(Incoming::Ping(payload)) => {
                 // a client that pings faster than we answer gets no answer to some pings
-                let _ = control.try_send(Control::Pong(payload));
+                replies.weak.pong(payload);
                 continue;
             }
             Read::Message(Incoming::Pong) => continue,
@@ -211,7 +204,7 @@ async fn connection(tcp: TcpStream, already_read: Bytes, app: Arc<App>, code: St
                     reason = v.reason,
                     "closing a connection that broke the WebSocket protocol"
                 );
-                let _ = control.try_send(Control::Close(v.code));
+                replies.weak.close(v.code);
                 break;
             }
         };
@@ -258,6 +251,5 @@ async fn connection(tcp: TcpStream, already_read: Bytes, app: Arc<App>, code: St
         let _ = h.tx.send(Command::Disconnect { conn }).await;
     }
     drop(replies);
-    drop(control);
     let _ = writer.await;
 }
