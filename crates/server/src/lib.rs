@@ -54,6 +54,9 @@ pub enum ServerError {
 /// How long shutdown waits for connections to say goodbye.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
+/// How often the metrics' histograms are folded into their summaries.
+const METRICS_UPKEEP: Duration = Duration::from_secs(5);
+
 /// The process-wide metrics recorder (installed once, shared by every server in a process).
 fn prometheus() -> PrometheusHandle {
     static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
@@ -63,6 +66,20 @@ fn prometheus() -> PrometheusHandle {
             let handle = recorder.handle();
             // Another recorder may already be installed (embedding); then our handle renders nothing.
             let _ = metrics::set_global_recorder(recorder);
+            // A histogram keeps every observed value until upkeep folds it into its summary: without
+            // this, a server nobody scrapes would keep 8 bytes per action forever.
+            let upkeep = handle.clone();
+            let started = std::thread::Builder::new()
+                .name("evr-metrics-upkeep".into())
+                .spawn(move || {
+                    loop {
+                        std::thread::sleep(METRICS_UPKEEP);
+                        upkeep.run_upkeep();
+                    }
+                });
+            if let Err(e) = started {
+                tracing::warn!(error = %e, "no metrics upkeep thread: histograms grow until scraped");
+            }
             handle
         })
         .clone()
