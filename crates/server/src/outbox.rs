@@ -20,9 +20,14 @@ use bytes::Bytes;
 /// One message for the client, serialized (shared by every connection of the same viewer).
 pub type Outbound = Bytes;
 
-/// A queue refused a message: it is full (the client does not keep up) or its writer ended.
+/// Why a queue refused a message.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Refused;
+pub enum Refused {
+    /// The client does not keep up.
+    Full,
+    /// The writer ended (the client went away, or sending to it failed).
+    Closed,
+}
 
 /// What the writer is to do next.
 #[derive(Debug, PartialEq, Eq)]
@@ -110,8 +115,11 @@ impl Outbox {
     pub fn try_send(&self, message: Outbound) -> Result<(), Refused> {
         let capacity = self.shared.capacity;
         self.shared.change(|s| {
-            if s.receiver_gone || s.queue.len() >= capacity {
-                return Err(Refused);
+            if s.receiver_gone {
+                return Err(Refused::Closed);
+            }
+            if s.queue.len() >= capacity {
+                return Err(Refused::Full);
             }
             s.queue.push_back(message);
             Ok(())
@@ -145,7 +153,7 @@ impl Drop for Outbox {
         let _ = self.shared.change(|s| {
             s.senders = s.senders.saturating_sub(1);
             // the writer needs waking only to learn that it may end
-            if s.senders == 0 { Ok(()) } else { Err(Refused) }
+            if s.senders == 0 { Ok(()) } else { Err(Refused::Full) }
         });
     }
 }
@@ -258,11 +266,11 @@ mod tests {
         let (out, rx) = outbox(2);
         out.try_send(text("a")).expect("room");
         out.try_send(text("b")).expect("room");
-        assert_eq!(out.try_send(text("c")), Err(Refused), "full");
+        assert_eq!(out.try_send(text("c")), Err(Refused::Full));
         drop(rx);
         let (out2, rx2) = outbox(2);
         drop(rx2);
-        assert_eq!(out2.try_send(text("a")), Err(Refused), "the writer ended");
+        assert_eq!(out2.try_send(text("a")), Err(Refused::Closed), "the writer ended");
     }
 
     #[tokio::test]

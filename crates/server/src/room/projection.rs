@@ -12,6 +12,7 @@ use evr_rules::{ByFaction, LogEntry, Viewer};
 use super::seat::Seat;
 use super::{ConnId, Outbound, Room};
 use crate::metrics_names as m;
+use crate::outbox::Refused;
 
 impl Room {
     pub(super) fn viewer_of(&self, player: Option<Seat>) -> Viewer {
@@ -78,10 +79,15 @@ impl Room {
 
     pub(super) fn send_raw(&mut self, conn: ConnId, text: Outbound) {
         let Some(c) = self.conns.get(&conn) else { return };
-        if c.out.try_send(text).is_err() {
-            tracing::warn!(room = %self.code, conn, "outbound queue full or closed: dropping the connection");
-            metrics::counter!(m::SLOW_CONSUMERS).increment(1);
-            self.remove_conn(conn);
+        match c.out.try_send(text) {
+            Ok(()) => {}
+            Err(Refused::Full) => {
+                tracing::warn!(room = %self.code, conn, "a client does not keep up: dropping the connection");
+                metrics::counter!(m::SLOW_CONSUMERS).increment(1);
+                self.remove_conn(conn);
+            }
+            // the client went away; its reader is telling the room
+            Err(Refused::Closed) => self.remove_conn(conn),
         }
     }
 
