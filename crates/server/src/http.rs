@@ -15,7 +15,7 @@ use evr_rules::Faction;
 use tokio::sync::oneshot;
 
 use crate::app::App;
-use crate::room::{Command, Room, RoomHandle};
+use crate::room::{Command, Join, Room, RoomHandle};
 use crate::secrets;
 
 /// A refused API request: its code (which gives the status) and a sentence, sent as an
@@ -140,10 +140,10 @@ pub async fn join_room(
     let (reply, answer) = oneshot::channel();
     handle
         .tx
-        .send(Command::Join {
+        .send(Command::Join(Box::new(Join {
             invite: request.invite,
             reply,
-        })
+        })))
         .await
         .map_err(|_| gone())?;
     match answer.await {

@@ -11,26 +11,16 @@ pub type ConnId = u64;
 pub use crate::outbox::Outbound;
 use crate::outbox::Outbox;
 
-/// What the room actor is asked to do.
+/// What the room actor is asked to do. Commands wait in the room's mailbox, whose slots are as
+/// large as the largest command: the large ones are boxed, which halves the mailbox's memory.
 #[derive(Debug)]
 pub enum Command {
-    /// A connection said hello. `reply` gets its role, or why it was refused.
-    Connect {
-        conn: ConnId,
-        token: Option<String>,
-        last_seq: Option<u32>,
-        out: Outbox,
-        reply: oneshot::Sender<Result<Role, ErrorCode>>,
-    },
+    /// A connection said hello. Its `reply` gets its role, or why it was refused.
+    Connect(Box<Connect>),
     Disconnect {
         conn: ConnId,
     },
-    Action {
-        conn: ConnId,
-        based_on: u32,
-        action_id: String,
-        action: Action,
-    },
+    Action(Box<PlayerAction>),
     Rematch {
         conn: ConnId,
     },
@@ -41,18 +31,10 @@ pub enum Command {
     RevealReplay {
         conn: ConnId,
     },
-    /// A chat message from `conn`.
-    Chat {
-        conn: ConnId,
-        channel: ChatChannel,
-        body: ChatBody,
-        name: Option<String>,
-    },
-    /// The guest takes the free seat with the invite secret, or with the code alone (`None`).
-    Join {
-        invite: Option<String>,
-        reply: oneshot::Sender<Result<Joined, ErrorCode>>,
-    },
+    /// A chat message.
+    Chat(Box<ChatLine>),
+    /// The guest takes the free seat. Its `reply` gets the seat, or why it was refused.
+    Join(Box<Join>),
     /// What anyone with the code may know of the room (HTTP).
     Status {
         reply: oneshot::Sender<RoomStatus>,
@@ -64,6 +46,41 @@ pub enum Command {
     },
     /// Tell everyone the server is going away and stop.
     Shutdown,
+}
+
+/// A connection said hello.
+#[derive(Debug)]
+pub struct Connect {
+    pub conn: ConnId,
+    pub token: Option<String>,
+    pub last_seq: Option<u32>,
+    pub out: Outbox,
+    pub reply: oneshot::Sender<Result<Role, ErrorCode>>,
+}
+
+/// A player's action, as sent on `conn`.
+#[derive(Debug)]
+pub struct PlayerAction {
+    pub conn: ConnId,
+    pub based_on: u32,
+    pub action_id: String,
+    pub action: Action,
+}
+
+/// A chat message from `conn`.
+#[derive(Debug)]
+pub struct ChatLine {
+    pub conn: ConnId,
+    pub channel: ChatChannel,
+    pub body: ChatBody,
+    pub name: Option<String>,
+}
+
+/// The guest takes the free seat with the invite secret, or with the code alone (`None`).
+#[derive(Debug)]
+pub struct Join {
+    pub invite: Option<String>,
+    pub reply: oneshot::Sender<Result<Joined, ErrorCode>>,
 }
 
 /// Answer to a successful join.

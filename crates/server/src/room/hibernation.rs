@@ -145,11 +145,11 @@ impl Dormant {
 /// Answers a command the room could not wake for.
 fn refuse(cmd: Command) {
     match cmd {
-        Command::Connect { reply, .. } => {
-            let _ = reply.send(Err(ErrorCode::StorageFailed));
+        Command::Connect(c) => {
+            let _ = c.reply.send(Err(ErrorCode::StorageFailed));
         }
-        Command::Join { reply, .. } => {
-            let _ = reply.send(Err(ErrorCode::StorageFailed));
+        Command::Join(j) => {
+            let _ = j.reply.send(Err(ErrorCode::StorageFailed));
         }
         _ => {}
     }

@@ -34,7 +34,7 @@ use evr_protocol::{ErrorCode, Opponent, RoomOptions, ServerMsg};
 use evr_rules::{Faction, Game};
 use tokio::sync::mpsc;
 
-pub use self::command::{Command, ConnId, Joined, Outbound, RoomHandle};
+pub use self::command::{ChatLine, Command, ConnId, Connect, Join, Joined, Outbound, PlayerAction, RoomHandle};
 use self::computer::ComputerSeat;
 use self::game_match::Match;
 pub use self::recovery::RecoveryError;
@@ -277,35 +277,42 @@ impl Room {
     /// One command; `Break` after a shutdown.
     async fn handle(&mut self, cmd: Command) -> std::ops::ControlFlow<()> {
         match cmd {
-            Command::Connect {
-                conn,
-                token,
-                last_seq,
-                out,
-                reply,
-            } => {
+            Command::Connect(c) => {
+                let Connect {
+                    conn,
+                    token,
+                    last_seq,
+                    out,
+                    reply,
+                } = *c;
                 let result = self.connect(conn, token, last_seq, out);
                 let _ = reply.send(result);
             }
             Command::Disconnect { conn } => self.disconnect(conn),
-            Command::Action {
-                conn,
-                based_on,
-                action_id,
-                action,
-            } => self.action(conn, based_on, action_id, action).await,
+            Command::Action(a) => {
+                let PlayerAction {
+                    conn,
+                    based_on,
+                    action_id,
+                    action,
+                } = *a;
+                self.action(conn, based_on, action_id, action).await;
+            }
             Command::Rematch { conn } => self.rematch(conn).await,
             Command::ClaimWin { conn } => self.claim_win(conn).await,
             Command::RevealReplay { conn } => self.reveal_replay(conn).await,
-            Command::Chat {
-                conn,
-                channel,
-                body,
-                name,
-            } => self.chat(conn, channel, body, name).await,
-            Command::Join { invite, reply } => {
-                let result = self.join(invite.as_deref()).await;
-                let _ = reply.send(result);
+            Command::Chat(c) => {
+                let ChatLine {
+                    conn,
+                    channel,
+                    body,
+                    name,
+                } = *c;
+                self.chat(conn, channel, body, name).await;
+            }
+            Command::Join(j) => {
+                let result = self.join(j.invite.as_deref()).await;
+                let _ = j.reply.send(result);
             }
             Command::Status { reply } => {
                 let _ = reply.send(self.status());

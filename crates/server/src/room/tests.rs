@@ -13,7 +13,7 @@ use evr_rules::{Faction, Mode};
 use tokio::sync::oneshot;
 use tokio_util::task::TaskTracker;
 
-use super::{Command, ConnId, Joined, Registry, Room, RoomHandle};
+use super::{Command, ConnId, Connect, Join, Joined, PlayerAction, Registry, Room, RoomHandle};
 use crate::config::Config;
 use crate::outbox::{OutboxReceiver, outbox};
 use crate::store::{Store, StoreError, StoredGame, StoredRoom, WriteOp};
@@ -186,10 +186,10 @@ impl Fixture {
 async fn join(room: &RoomHandle, invite: &str) -> Result<Joined, ErrorCode> {
     let (reply, answer) = oneshot::channel();
     room.tx
-        .send(Command::Join {
+        .send(Command::Join(Box::new(Join {
             invite: Some(invite.into()),
             reply,
-        })
+        })))
         .await
         .expect("the room is running");
     answer.await.expect("the room answers")
@@ -199,13 +199,13 @@ async fn connect(room: &RoomHandle, conn: ConnId, token: Option<&str>) -> Peer {
     let (out, rx) = outbox(256);
     let (reply, answer) = oneshot::channel();
     room.tx
-        .send(Command::Connect {
+        .send(Command::Connect(Box::new(Connect {
             conn,
             token: token.map(str::to_string),
             last_seq: None,
             out,
             reply,
-        })
+        })))
         .await
         .expect("the room is running");
     answer
@@ -245,11 +245,13 @@ async fn a_refused_action_write_is_storage_failed_and_nothing_is_broadcast() {
 
     f.store.fail(true);
     let creator = f.creator.conn;
-    let act = || Command::Action {
-        conn: creator,
-        based_on: seq,
-        action_id: "a1".into(),
-        action,
+    let act = || {
+        Command::Action(Box::new(PlayerAction {
+            conn: creator,
+            based_on: seq,
+            action_id: "a1".into(),
+            action,
+        }))
     };
     f.send(act()).await;
     let to_creator = f.creator.drain();

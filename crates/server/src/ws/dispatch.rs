@@ -4,7 +4,7 @@
 use evr_protocol::{ClientMsg, ErrorCode, ServerMsg};
 
 use super::frame::Refusal;
-use crate::room::{Command, ConnId};
+use crate::room::{ChatLine, Command, ConnId, PlayerAction};
 
 /// Where a message of a seated or watching connection goes.
 #[derive(Debug)]
@@ -28,21 +28,21 @@ pub(crate) fn route(conn: ConnId, msg: ClientMsg) -> Route {
             based_on,
             action_id,
             action,
-        } => Route::Room(Command::Action {
+        } => Route::Room(Command::Action(Box::new(PlayerAction {
             conn,
             based_on,
             action_id,
             action,
-        }),
+        }))),
         ClientMsg::Rematch => Route::Room(Command::Rematch { conn }),
         ClientMsg::ClaimWin => Route::Room(Command::ClaimWin { conn }),
         ClientMsg::RevealReplay => Route::Room(Command::RevealReplay { conn }),
-        ClientMsg::Chat { channel, body, name } => Route::Room(Command::Chat {
+        ClientMsg::Chat { channel, body, name } => Route::Room(Command::Chat(Box::new(ChatLine {
             conn,
             channel,
             body,
             name,
-        }),
+        }))),
     }
 }
 
@@ -61,8 +61,8 @@ mod tests {
         };
         assert!(matches!(
             route(3, action),
-            Route::Room(Command::Action { conn: 3, based_on: 7, ref action_id, action: Action::PlayCard })
-                if action_id == "a1"
+            Route::Room(Command::Action(ref a))
+                if matches!(**a, PlayerAction { conn: 3, based_on: 7, ref action_id, action: Action::PlayCard } if action_id == "a1")
         ));
         assert!(matches!(
             route(4, ClientMsg::Rematch),

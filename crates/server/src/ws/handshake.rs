@@ -11,7 +11,7 @@ use tokio::sync::oneshot;
 use super::frame::Refusal;
 use crate::app::App;
 use crate::outbox::Outbox;
-use crate::room::{Command, ConnId, RoomHandle};
+use crate::room::{Command, ConnId, Connect, RoomHandle};
 use crate::secrets;
 
 /// What a valid `hello` asks for.
@@ -65,13 +65,13 @@ pub(super) async fn enter(
         }
     };
     let (tx, rx) = oneshot::channel();
-    let cmd = Command::Connect {
+    let cmd = Command::Connect(Box::new(Connect {
         conn,
         token: hello.token,
         last_seq: hello.last_seq,
         out,
         reply: tx,
-    };
+    }));
     if handle.tx.send(cmd).await.is_err() {
         return Err(refusal(ErrorCode::ShuttingDown, "the room is closing"));
     }
