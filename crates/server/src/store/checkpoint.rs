@@ -1,8 +1,8 @@
 //! Copying the write-ahead log back into the database (a checkpoint) on a thread of its own.
 //!
 //! Why: a checkpoint ends with an `fsync`, which on this kind of disk takes milliseconds. Run by
-//! the writer thread (SQLite's default, every 1,000 pages), every commit queued behind it waited
-//! too, and at 6,000 live matches that wait was the 99th percentile of the whole server. A
+//! the writing connection (SQLite's default, every 1,000 pages), every commit queued behind it
+//! waited too, and at 6,000 live matches that wait was the 99th percentile of the whole server. A
 //! `PASSIVE` checkpoint from another connection never blocks the writer: the writer keeps
 //! appending to the log while the checkpointer copies what was committed before it started.
 
