@@ -18,3 +18,4 @@ mod replay_steps;
 mod replays;
 mod resume;
 mod rooms;
+mod store_contract;
