@@ -107,13 +107,26 @@ impl GroupCommit {
         Some((ops, replies))
     }
 
+    /// Commits `ops` in one transaction. If it fails, each write is committed alone, so that only
+    /// the write that fails (a stale owner's action at a `seq` already stored, say) is refused and
+    /// the rooms whose writes shared its batch are not.
     fn commit_batch(&self, ops: &[WriteOp], replies: Vec<Reply>) {
-        let outcome = match self.conn.lock() {
-            Ok(mut conn) => (self.commit)(&mut conn, ops).map_err(|e| e.to_string()),
-            Err(_) => Err("the writing connection is unusable (a commit panicked)".to_string()),
+        let Ok(mut conn) = self.conn.lock() else {
+            for reply in replies {
+                let _ = reply.send(Err(StoreError::Write("the writing connection is unusable".into())));
+            }
+            return;
         };
-        for reply in replies {
-            let _ = reply.send(outcome.clone().map_err(StoreError::Write));
+        let together = (self.commit)(&mut conn, ops).map_err(|e| e.to_string());
+        if together.is_ok() || ops.len() == 1 {
+            for reply in replies {
+                let _ = reply.send(together.clone().map_err(StoreError::Write));
+            }
+            return;
+        }
+        for (op, reply) in ops.iter().zip(replies) {
+            let alone = (self.commit)(&mut conn, std::slice::from_ref(op));
+            let _ = reply.send(alone.map_err(|e| StoreError::Write(e.to_string())));
         }
     }
 
@@ -204,12 +217,19 @@ mod tests {
     }
 
     #[tokio::test(flavor = "current_thread")]
-    async fn a_failed_commit_fails_every_write_of_its_batch_and_the_next_batch_still_commits() {
+    async fn a_write_that_fails_fails_alone_and_the_others_of_its_batch_are_committed() {
         let g = group();
         let ok = g.submit(op("GOOD"));
         let bad = g.submit(op("FAIL"));
-        assert!(matches!(ok.await, Ok(Err(StoreError::Write(_)))), "all or nothing");
-        assert!(matches!(bad.await, Ok(Err(StoreError::Write(_)))));
+        let also_ok = g.submit(op("ALSO-GOOD"));
+        assert!(matches!(ok.await, Ok(Ok(()))), "committed on its own");
+        assert!(matches!(bad.await, Ok(Err(StoreError::Write(_)))), "refused");
+        assert!(matches!(also_ok.await, Ok(Ok(()))), "committed on its own");
+        assert_eq!(
+            batches(),
+            vec![1, 1],
+            "the failed batch of 3, then each good write alone"
+        );
         assert!(matches!(g.submit(op("AFTER")).await, Ok(Ok(()))));
     }
 

@@ -1,7 +1,8 @@
 //! What every `Store` must do, whatever the database: written values load back exactly, actions in
 //! order, a second write at a stored `(room, seq)` is refused and changes nothing (the fence that
-//! keeps a stale owner of a room from committing), games survive a rematch, chat keeps its latest
-//! messages, and a closed store takes nothing. Each test runs against every store in [`stores`].
+//! keeps a stale owner of a room from committing) without failing other rooms' writes, games
+//! survive a rematch, chat keeps its latest messages, and a closed store takes nothing. Each test
+//! runs against every store in [`stores`].
 
 use std::sync::Arc;
 
@@ -198,6 +199,22 @@ async fn a_second_write_at_a_stored_seq_is_refused_and_changes_nothing() -> Resu
             append(CODE, 1, 2 + before as u32, Faction::Imperial, Action::Pass),
         )
         .await?;
+        // a stale write queued together with another room's good one: only the stale one fails
+        room_with_actions(&store, "KJCHM97F", 0).await?;
+        let stale = store.submit(append(CODE, 1, 3, Faction::Rebel, Action::Pass));
+        let good = store.submit(append("KJCHM97F", 1, 2, Faction::Rebel, Action::PlayCard));
+        ensure!(
+            matches!(stale.await?, Err(StoreError::Write(_))),
+            "{name}: stale refused"
+        );
+        ensure!(
+            matches!(good.await?, Ok(())),
+            "{name}: the other room's write is committed"
+        );
+        ensure!(
+            current_game(&load(&store, "KJCHM97F")?)?.actions.len() == 1,
+            "{name}: and stored"
+        );
         store.close();
     }
     Ok(())
