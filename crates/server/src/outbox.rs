@@ -150,11 +150,15 @@ impl Clone for Outbox {
 
 impl Drop for Outbox {
     fn drop(&mut self) {
-        let _ = self.shared.change(|s| {
-            s.senders = s.senders.saturating_sub(1);
+        let waker = {
+            let mut state = self.shared.lock();
+            state.senders = state.senders.saturating_sub(1);
             // the writer needs waking only to learn that it may end
-            if s.senders == 0 { Ok(()) } else { Err(Refused::Full) }
-        });
+            if state.senders == 0 { state.waker.take() } else { None }
+        };
+        if let Some(w) = waker {
+            w.wake();
+        }
     }
 }
 
