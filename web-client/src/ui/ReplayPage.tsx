@@ -17,7 +17,7 @@ import { FairnessPanel } from "./Fairness";
 import { replayUrl } from "./ReplayPanel";
 import { api, tokens } from "./services";
 import { Table } from "./Table";
-import { LanguagePicker } from "./widgets";
+import { LanguagePicker, numbered } from "./widgets";
 
 type Loaded = { eyes: ReplayEyes; steps: ReplaySteps };
 
@@ -268,7 +268,7 @@ function ReplayLog({ entries, fresh }: { entries: LogEntry[]; fresh: number }) {
       {entries.length === 0 ? (
         <p class="muted">{t("log.empty")}</p>
       ) : (
-        <ol ref={list}>
+        <ol ref={list} style={numbered(entries.length)}>
           {entries.map((e, i) => (
             <li key={i} class={i >= entries.length - fresh ? "fresh" : undefined}>
               {logLine(e)}

@@ -19,7 +19,7 @@ import { Reference } from "./Reference";
 import { SettingsMenu } from "./Settings";
 import { tokens } from "./services";
 import { Table } from "./Table";
-import { LanguagePicker } from "./widgets";
+import { LanguagePicker, numbered } from "./widgets";
 
 export function RoomPage({ code, watch }: { code: string; watch: boolean }) {
   const token = watch ? null : tokens.getToken(code);
@@ -233,6 +233,7 @@ function ErrorToast({ store }: { store: GameStore }) {
 
 function LogDrawer({ store }: { store: GameStore }) {
   const log = store.log.value;
+  const shown = log.slice(-200);
   return (
     <details class="log">
       <summary>
@@ -241,8 +242,8 @@ function LogDrawer({ store }: { store: GameStore }) {
       {log.length === 0 ? (
         <p>{t("log.empty")}</p>
       ) : (
-        <ol>
-          {log.slice(-200).map((e, i) => (
+        <ol start={log.length - shown.length + 1} style={numbered(log.length)}>
+          {shown.map((e, i) => (
             <li key={i}>{logLine(e)}</li>
           ))}
         </ol>

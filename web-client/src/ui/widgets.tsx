@@ -48,3 +48,9 @@ export function CopyField({ label, value }: { label: string; value: string }) {
     </div>
   );
 }
+
+/** The style of a numbered list of up to `count` items: room on the left for its longest number
+ * ("237." was drawn as "37." with a fixed indent). */
+export function numbered(count: number): { paddingLeft: string } {
+  return { paddingLeft: `${String(Math.max(count, 1)).length + 2}ch` };
+}
