@@ -856,10 +856,13 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
       el.className = "e2e-planted-wide";
       el.style.cssText = "width: 600px; height: 4px";
       el.innerHTML = '<button type="button" class="e2e-planted-unnamed"><span aria-hidden="true">✦</span></button>' +
-        '<div class="playarea"><div class="card-slot" data-exhausted="true"><div class="card exhausted" aria-label="Planted"><span class="name">Planted</span></div></div></div>';
+        '<div class="playarea"><div class="card-slot" data-exhausted="true"><div class="card exhausted" aria-label="Planted"><span class="name">Planted</span></div></div></div>' +
+        '<ol class="e2e-planted-list" start="100" style="overflow-y: auto; padding-left: 1em"><li>planted</li></ol>';
       const n = window.__audit.problems.length;
       document.body.appendChild(el);
-      for (let i = 0; i < 200 && window.__audit.problems.length === n; i++) await new Promise((r) => setTimeout(r, 10));
+      // until the last check to report has (the text checks skip renders with a movement running)
+      const listFlagged = () => window.__audit.problems.slice(n).some((p) => p.detail.includes("list number"));
+      for (let i = 0; i < 300 && !listFlagged(); i++) await new Promise((r) => setTimeout(r, 10));
       const caught = window.__audit.problems.slice(n);
       el.remove();
       await new Promise((r) => setTimeout(r, 20));
@@ -870,9 +873,10 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     assert.ok(layout.caught.some((p) => p.kind === "overflow" && p.detail.includes("e2e-planted-wide")), `the overflow check flags a planted 600 px element on the phone: ${JSON.stringify(layout.caught)}`);
     assert.ok(layout.caught.some((p) => p.kind === "unnamed" && p.detail.includes("e2e-planted-unnamed")), `the name check flags a planted unnamed button: ${JSON.stringify(layout.caught)}`);
     assert.ok(layout.caught.some((p) => p.kind === "state" && p.detail.includes("Planted")), `the card state check flags a planted exhausted card without a text label: ${JSON.stringify(layout.caught)}`);
+    assert.ok(layout.caught.some((p) => p.kind === "clipped" && p.detail.includes('list number "100."')), `the text check flags a list number wider than its room: ${JSON.stringify(layout.caught)}`);
     assert.equal(layout.cw, PHONE.width, "the phone's layout viewport is 375 px (meta viewport width=device-width)");
     log("phone: an unknown code is refused; the typed code took the free seat");
-    log(`phone: layout viewport ${layout.cw} px; auditor self-check: a planted 600 px element, unnamed button and unlabelled exhausted card are flagged`);
+    log(`phone: layout viewport ${layout.cw} px; auditor self-check: a planted 600 px element, unnamed button, unlabelled exhausted card and clipped list number are flagged`);
     await until(() => B.you && S.you, "the welcome frames of the guest and the spectator");
     assert.deepEqual(B.you, { role: "seat", faction: "imperial" }, "the guest took the free (Imperial) seat");
     assert.deepEqual(S.you, { role: "spectator" });

@@ -1,7 +1,8 @@
 // Layout checks of the end-to-end test, beside the page auditor of e2e.test.mjs:
 // - textAudit (an init script, run by the auditor after every render): text that is cut off by a
-//   clipping box (other than a deliberate whole-line clamp with an ellipsis), and text of two
-//   elements drawn over each other;
+//   clipping box (other than a deliberate whole-line clamp with an ellipsis), a list's numbers
+//   wider than the room its clipping box leaves them, and text of two elements drawn over each
+//   other;
 // - foldCheck (run by the test before each decision of the desktop player): every control of the
 //   decision is on screen with the page scrolled to the top, and nothing (the action bar, another
 //   panel) is drawn over it.
@@ -61,6 +62,7 @@ export function textAudit() {
     };
     const intersect = (a, b) => ({ left: Math.max(a.left, b.left), top: Math.max(a.top, b.top), right: Math.min(a.right, b.right), bottom: Math.min(a.bottom, b.bottom) });
     const text = (el) => el.textContent.replace(/\s+/g, " ").trim().slice(0, 40);
+    const measure = document.createElement("canvas").getContext("2d");
 
     const check = () => {
       // mid-transition boxes are between two layouts: wait for the render after it
@@ -94,6 +96,21 @@ export function textAudit() {
           rects = rects.map((r) => intersect(r, box)).filter((r) => r.right - r.left > 1 && r.bottom - r.top > 1);
         }
         if (rects.length) boxes.push({ el, rects, layer: layer(el) });
+      }
+      // list numbers: an outside marker is drawn in the list's left padding; in a list that clips
+      // (a scrolling log) a number wider than that padding is cut ("237." drawn as "37.")
+      for (const ol of document.querySelectorAll("ol")) {
+        if (ol.closest(SKIP) || ol.closest("details:not([open]) > :not(summary)") || !st.shown(ol)) continue;
+        const cs = getComputedStyle(ol);
+        if (!CLIPS.has(cs.overflowX) || cs.listStylePosition !== "outside" || !/decimal/.test(cs.listStyleType)) continue;
+        const items = [...ol.children].filter((li) => li.tagName === "LI");
+        if (!items.length) continue;
+        const widest = ol.start + items.length - 1;
+        measure.font = getComputedStyle(items[items.length - 1]).font;
+        const need = measure.measureText(`${widest}. `).width;
+        const room = Number.parseFloat(cs.paddingLeft);
+        if (need > room + 0.5)
+          st.add("clipped", "marker|" + st.describe(ol), `list number "${widest}." (${need.toFixed(1)} px) wider than the left padding (${room.toFixed(1)} px) of ${st.describe(ol)}`);
       }
       boxes.sort((a, b) => a.rects[0].top - b.rects[0].top);
       for (let i = 0; i < boxes.length; i++) {
