@@ -55,7 +55,8 @@ impl App {
         }
         let store = self.store.clone();
         let owned = code.to_string();
-        let stored = tokio::task::spawn_blocking(move || store.load_room(&owned))
+        // serving the room here claims it: another server that still holds it will let it go
+        let stored = tokio::task::spawn_blocking(move || store.claim_room(&owned))
             .await
             .map_err(|e| RoomLoadError::Task(e.to_string()))??;
         let Some(stored) = stored else { return Ok(None) };

@@ -20,6 +20,11 @@ pub struct Config {
     /// Directory for the embedded SQLite database; created on first start.
     #[arg(long, env = "EVR_DATA_DIR", default_value = "data")]
     pub data_dir: PathBuf,
+    /// Where rooms are stored: empty for the embedded SQLite database in `--data-dir` (one
+    /// server), or `postgres://USER:PASSWORD@HOST:PORT/DATABASE` for PostgreSQL, which several
+    /// servers behind one front door can share.
+    #[arg(long, env = "EVR_STORE", default_value = "")]
+    pub store: String,
     /// Seconds a disconnected player has before the opponent may claim the win.
     #[arg(long, env = "EVR_DISCONNECT_GRACE_SECS", default_value_t = 180)]
     pub disconnect_grace_secs: u64,
@@ -84,6 +89,7 @@ impl Config {
             bind: SocketAddr::from(([127, 0, 0, 1], 0)),
             public_origin: String::new(),
             data_dir,
+            store: String::new(),
             disconnect_grace_secs: 180,
             messages_per_second: 1000,
             rooms_per_minute: 100_000,

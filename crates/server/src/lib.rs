@@ -33,7 +33,7 @@ pub use config::Config;
 
 use crate::app::App;
 use crate::room::Command;
-use crate::store::{SqliteStore, Store};
+use crate::store::{PostgresStore, SqliteStore, Store, StoreError};
 
 // A server must never carry the engine's testing accessors (they read hidden zones): building it
 // against such a build of `evr-rules` is a compile error, not a convention.
@@ -46,7 +46,7 @@ const _: () = assert!(
 #[derive(Debug, thiserror::Error)]
 pub enum ServerError {
     #[error(transparent)]
-    Store(#[from] store::StoreError),
+    Store(#[from] StoreError),
     #[error("serving: {0}")]
     Io(#[from] std::io::Error),
 }
@@ -85,12 +85,31 @@ fn prometheus() -> PrometheusHandle {
         .clone()
 }
 
+/// The store `--store` names: PostgreSQL for a `postgres://` URL, else SQLite in `--data-dir`.
+fn open_store(config: &Config) -> Result<Arc<dyn Store>, StoreError> {
+    let url = config.store.trim();
+    if url.is_empty() {
+        return Ok(Arc::new(SqliteStore::open(&config.data_dir)?));
+    }
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        // blocks this thread while it connects and migrates (on the store's own runtime): start-up
+        return Ok(Arc::new(PostgresStore::open(url)?));
+    }
+    Err(StoreError::Open(format!(
+        "--store {url:?}: give a postgres://USER:PASSWORD@HOST:PORT/DATABASE URL, or nothing for SQLite in --data-dir"
+    )))
+}
+
 /// Serves until `shutdown` is cancelled: recovers every stored room first, then accepts
 /// connections; on shutdown stops accepting, tells clients, flushes the store and returns.
 pub async fn run(listener: TcpListener, config: Config, shutdown: CancellationToken) -> Result<(), ServerError> {
     let config = Arc::new(config);
-    let store = Arc::new(SqliteStore::open(&config.data_dir)?);
+    let store = open_store(&config)?;
     let app = Arc::new(App::new(config.clone(), store.clone(), prometheus()));
+    if store.is_shared() {
+        // other servers may claim our rooms: let go of those they take
+        tokio::spawn(room::ownership::watch(app.clone()));
+    }
     // Stored rooms are not loaded here: each comes back into memory when someone connects to it.
     match listener.local_addr() {
         Ok(addr) => tracing::info!("serving on http://{addr}"),

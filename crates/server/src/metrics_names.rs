@@ -7,6 +7,8 @@ pub const ROOMS_RELEASED: &str = "evr_rooms_released_total";
 /// Rooms that gave their game back to the store while nobody was connected, and rooms woken again.
 pub const ROOMS_HIBERNATED: &str = "evr_rooms_hibernated_total";
 pub const ROOMS_WOKEN: &str = "evr_rooms_woken_total";
+/// Rooms this server let go because another server claimed them (a shared store).
+pub const ROOMS_LET_GO: &str = "evr_rooms_let_go_total";
 pub const CONNECTIONS: &str = "evr_connections";
 pub const ACTIONS: &str = "evr_actions_total";
 pub const ERRORS: &str = "evr_errors_total";

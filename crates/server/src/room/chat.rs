@@ -52,11 +52,11 @@ impl Room {
                 body,
             },
         };
-        let write = self.store.submit(WriteOp::Chat {
+        let write = self.submit(WriteOp::Chat {
             code: self.code.clone(),
             chat: stored.clone(),
         });
-        if !matches!(write.await, Ok(Ok(()))) {
+        if write.await.is_err() {
             return self.error(conn, ErrorCode::StorageFailed, "the message could not be stored", None);
         }
         let at = self.chat_at();

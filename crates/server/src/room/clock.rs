@@ -93,7 +93,7 @@ impl Room {
             return false;
         }
         let winner = loser.opponent();
-        let write = self.store.submit(WriteOp::EndGame {
+        let write = self.submit(WriteOp::EndGame {
             code: self.code.clone(),
             game_no: self.current.game_no,
             result: GameResult {
@@ -101,7 +101,7 @@ impl Room {
                 reason: ForfeitReason::Time,
             },
         });
-        if !matches!(write.await, Ok(Ok(()))) {
+        if write.await.is_err() {
             tracing::error!(room = %self.code, "the loss on time could not be stored; trying again");
             self.clock_retry_at = Some(now + RETRY);
             return true;

@@ -39,6 +39,8 @@ pub enum Command {
     Status {
         reply: oneshot::Sender<RoomStatus>,
     },
+    /// Another server claimed the room: let it go (`ownership.rs`).
+    Moved,
     /// The computer opponent decided (`None`: it found nothing to do).
     ComputerAction {
         based_on: u32,
@@ -94,4 +96,6 @@ pub struct Joined {
 #[derive(Clone)]
 pub struct RoomHandle {
     pub tx: mpsc::Sender<Command>,
+    /// The room's claim on its store (`ownership.rs`).
+    pub ownership: std::sync::Arc<super::ownership::Ownership>,
 }

@@ -70,6 +70,8 @@ struct Dormant {
     away_since: BySeat<Option<Instant>>,
     store: Arc<dyn Store>,
     config: Arc<Config>,
+    /// The claim, kept so that the handle's stays the same one (`ownership.rs`).
+    ownership: Arc<super::ownership::Ownership>,
 }
 
 impl From<Room> for Dormant {
@@ -82,6 +84,7 @@ impl From<Room> for Dormant {
             away_since: room.away_since,
             store: room.store,
             config: room.config,
+            ownership: room.ownership,
         }
     }
 }
@@ -96,6 +99,10 @@ impl Dormant {
             tokio::select! {
                 cmd = rx.recv() => match cmd {
                     None | Some(Command::Shutdown) => return None,
+                    Some(Command::Moved) => {
+                        registry.remove(&self.code, &self.ownership);
+                        return None;
+                    }
                     Some(Command::Status { reply }) => {
                         let _ = reply.send(RoomStatus {
                             code: self.code.clone(),
@@ -129,12 +136,16 @@ impl Dormant {
     /// The room rebuilt from the store, with what the sleeping room kept.
     async fn wake(&self) -> Result<Box<Room>, String> {
         let (store, code) = (self.store.clone(), self.code.clone());
-        let stored = tokio::task::spawn_blocking(move || store.load_room(&code))
+        // waking up claims the room again: another server may have served it meanwhile
+        let stored = tokio::task::spawn_blocking(move || store.claim_room(&code))
             .await
             .map_err(|e| e.to_string())?
             .map_err(|e| e.to_string())?
             .ok_or("the room is no longer stored")?;
+        let stored_epoch = stored.epoch;
         let mut room = Room::recover(stored, self.store.clone(), self.config.clone()).map_err(|e| e.to_string())?;
+        self.ownership.renew(stored_epoch);
+        room.ownership = self.ownership.clone();
         room.seat_hashes = self.seat_hashes.clone();
         room.away_since = self.away_since;
         metrics::counter!(m::ROOMS_WOKEN).increment(1);

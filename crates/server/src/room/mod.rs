@@ -16,6 +16,7 @@ mod computer;
 mod fuzz_tests;
 mod game_match;
 mod hibernation;
+pub mod ownership;
 mod play;
 mod projection;
 mod recovery;
@@ -44,7 +45,7 @@ use crate::config::Config;
 use crate::fairness::GameSecret;
 use crate::metrics_names as m;
 use crate::secrets;
-use crate::store::{Store, StoreError, WriteOp};
+use crate::store::{FIRST_EPOCH, Store, StoreError, WriteOp};
 
 struct Conn {
     /// `None`: a spectator.
@@ -88,6 +89,8 @@ pub struct Room {
     clock: Option<crate::clock::Clock>,
     /// A loss on time whose write failed is tried again at this time.
     clock_retry_at: Option<Instant>,
+    /// The room's claim on the store; every write is made under it (`ownership.rs`).
+    ownership: Arc<ownership::Ownership>,
 }
 
 /// Seconds since 1970 (UTC), for dates kept in the store.
@@ -135,8 +138,10 @@ impl Room {
         current: Match,
         store: Arc<dyn Store>,
         config: Arc<Config>,
+        epoch: crate::store::Epoch,
     ) -> Room {
         Room {
+            ownership: ownership::Ownership::new(epoch),
             code,
             options,
             invite_hash,
@@ -168,21 +173,27 @@ impl Room {
         let secret = game_secret(&config).map_err(|e| StoreError::Write(format!("no seed: {e}")))?;
         let game = new_game(&options, &secret).map_err(|what| StoreError::Corrupt { what })?;
         let created_at = unix_now();
-        let room_write = store.submit(WriteOp::CreateRoom {
-            code: code.clone(),
-            options,
-            invite_hash: secrets::hash_token(invite),
-            creator_hash: secrets::hash_token(creator_token),
-            created_at,
-        });
-        let game_write = store.submit(WriteOp::StartGame {
-            code: code.clone(),
-            game_no: 1,
-            secret,
-            creator_faction,
-            seq: 0,
-            started_at: created_at,
-        });
+        let room_write = store.submit(
+            FIRST_EPOCH,
+            WriteOp::CreateRoom {
+                code: code.clone(),
+                options,
+                invite_hash: secrets::hash_token(invite),
+                creator_hash: secrets::hash_token(creator_token),
+                created_at,
+            },
+        );
+        let game_write = store.submit(
+            FIRST_EPOCH,
+            WriteOp::StartGame {
+                code: code.clone(),
+                game_no: 1,
+                secret,
+                creator_faction,
+                seq: 0,
+                started_at: created_at,
+            },
+        );
         room_write.await.map_err(|_| StoreError::Closed)??;
         game_write.await.map_err(|_| StoreError::Closed)??;
         let computer = computer_seat(&options, &config);
@@ -201,6 +212,7 @@ impl Room {
             Match::new(1, creator_faction, game, secret, 0),
             store,
             config,
+            FIRST_EPOCH,
         );
         room.computer = computer;
         room.clock = room.fresh_clock(Instant::now());
@@ -212,8 +224,9 @@ impl Room {
     /// `config.room_idle()`.
     pub fn spawn(self, tracker: &tokio_util::task::TaskTracker, registry: Arc<Registry>) -> RoomHandle {
         let (tx, rx) = mpsc::channel(256);
+        let ownership = self.ownership.clone();
         tracker.spawn(hibernation::lifecycle(Box::new(self), tx.downgrade(), rx, registry));
-        RoomHandle { tx }
+        RoomHandle { tx, ownership }
     }
 
     /// What wakes the room next; `None` when the room should stop: its mailbox closed, or it sat
@@ -263,12 +276,20 @@ impl Room {
                     Some(Wake::Hibernate) => return hibernation::RunEnd::Idle,
                     Some(Wake::Clock) => {
                         self.check_clocks().await;
+                        if self.ownership.is_lost() {
+                            self.let_go(registry);
+                            return hibernation::RunEnd::Stopped;
+                        }
                         continue;
                     }
                     Some(Wake::Command(cmd)) => cmd,
                 },
             };
             if let std::ops::ControlFlow::Break(()) = self.handle(cmd).await {
+                return hibernation::RunEnd::Stopped;
+            }
+            if self.ownership.is_lost() {
+                self.let_go(registry);
                 return hibernation::RunEnd::Stopped;
             }
         }
@@ -318,6 +339,8 @@ impl Room {
                 let _ = reply.send(self.status());
             }
             Command::ComputerAction { based_on, action } => self.computer_action(based_on, action).await,
+            // the dispatcher lets the room go after this command (`ownership.rs`)
+            Command::Moved => self.ownership.lose(),
             Command::Shutdown => {
                 self.shut_down();
                 return std::ops::ControlFlow::Break(());

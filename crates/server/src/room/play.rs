@@ -96,7 +96,7 @@ impl Room {
         if let Some(c) = &mut clock {
             c.after_decision(now, seat, &super::clock::deciding(&next));
         }
-        let write = self.store.submit(WriteOp::AppendAction {
+        let write = self.submit(WriteOp::AppendAction {
             code: self.code.clone(),
             game_no: self.current.game_no,
             seq,
@@ -107,7 +107,7 @@ impl Room {
                 .as_ref()
                 .map(|c| c.remaining_at(now).map(|d| d.as_millis() as u64)),
         });
-        if !matches!(write.await, Ok(Ok(()))) {
+        if write.await.is_err() {
             return Err((
                 ErrorCode::StorageFailed,
                 "the action could not be stored; nothing changed".into(),
@@ -179,7 +179,7 @@ impl Room {
         let creator_faction = self.current.creator_faction.opponent();
         let seq = self.seq + 1;
         let game_no = self.current.game_no + 1;
-        let write = self.store.submit(WriteOp::StartGame {
+        let write = self.submit(WriteOp::StartGame {
             code: self.code.clone(),
             game_no,
             secret,
@@ -187,7 +187,7 @@ impl Room {
             seq,
             started_at: unix_now(),
         });
-        if !matches!(write.await, Ok(Ok(()))) {
+        if write.await.is_err() {
             self.current.rematch[player] = false;
             return self.error(conn, ErrorCode::StorageFailed, "the rematch could not be stored", None);
         }

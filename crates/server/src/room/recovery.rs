@@ -73,6 +73,7 @@ impl Room {
             current,
             store,
             config,
+            stored.epoch,
         );
         room.seq = seq;
         room.chat = crate::chat::ChatLog::from_stored(stored.chat);

@@ -41,6 +41,21 @@ impl Registry {
         self.lock().values().cloned().collect()
     }
 
+    pub fn all_with_codes(&self) -> Vec<(String, RoomHandle)> {
+        self.lock().iter().map(|(code, h)| (code.clone(), h.clone())).collect()
+    }
+
+    /// Removes room `code` if it is still the actor owning `ownership` (not one started since).
+    pub fn remove(&self, code: &str, ownership: &std::sync::Arc<super::ownership::Ownership>) {
+        let mut rooms = self.lock();
+        if rooms
+            .get(code)
+            .is_some_and(|h| std::sync::Arc::ptr_eq(&h.ownership, ownership))
+        {
+            rooms.remove(code);
+        }
+    }
+
     pub fn clear(&self) {
         self.lock().clear();
     }

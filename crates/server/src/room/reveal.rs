@@ -25,12 +25,12 @@ impl Room {
         if self.current.reveal[faction] || self.options.reveal_at_end {
             return; // agreed already (or the room reveals every game): nothing changes
         }
-        let write = self.store.submit(WriteOp::AgreeToReveal {
+        let write = self.submit(WriteOp::AgreeToReveal {
             code: self.code.clone(),
             game_no: self.current.game_no,
             faction,
         });
-        if !matches!(write.await, Ok(Ok(()))) {
+        if write.await.is_err() {
             return self.error(
                 conn,
                 ErrorCode::StorageFailed,

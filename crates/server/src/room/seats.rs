@@ -104,13 +104,12 @@ impl Room {
         }
         let token = secrets::new_token().map_err(|_| ErrorCode::StorageFailed)?;
         let hash = secrets::hash_token(&token);
-        let write = self.store.submit(WriteOp::SetGuest {
+        let write = self.submit(WriteOp::SetGuest {
             code: self.code.clone(),
             guest_hash: hash.clone(),
         });
-        match write.await {
-            Ok(Ok(())) => {}
-            _ => return Err(ErrorCode::StorageFailed),
+        if write.await.is_err() {
+            return Err(ErrorCode::StorageFailed);
         }
         self.seat_hashes[Seat::Guest] = Some(hash);
         // The guest has not connected yet: their clock for claims starts now.
@@ -144,12 +143,12 @@ impl Room {
             forfeit_winner: Some(winner),
             reason: ForfeitReason::OpponentAway,
         };
-        let write = self.store.submit(WriteOp::EndGame {
+        let write = self.submit(WriteOp::EndGame {
             code: self.code.clone(),
             game_no: self.current.game_no,
             result,
         });
-        if !matches!(write.await, Ok(Ok(()))) {
+        if write.await.is_err() {
             return self.error(conn, ErrorCode::StorageFailed, "the claim could not be stored", None);
         }
         self.current.forfeit_winner = Some(winner);

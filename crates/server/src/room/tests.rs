@@ -36,7 +36,7 @@ impl SwitchableStore {
 }
 
 impl Store for SwitchableStore {
-    fn submit(&self, op: WriteOp) -> oneshot::Receiver<Result<(), StoreError>> {
+    fn submit(&self, _epoch: crate::store::Epoch, op: WriteOp) -> oneshot::Receiver<Result<(), StoreError>> {
         let (tx, rx) = oneshot::channel();
         let result = if self.failing.load(Ordering::SeqCst) {
             Err(StoreError::Write("the test switched the store off".into()))
@@ -52,6 +52,14 @@ impl Store for SwitchableStore {
 
     fn load_room(&self, _code: &str) -> Result<Option<StoredRoom>, StoreError> {
         Ok(None)
+    }
+
+    fn claim_room(&self, _code: &str) -> Result<Option<StoredRoom>, StoreError> {
+        Ok(None)
+    }
+
+    fn epochs(&self, _codes: &[String]) -> Result<Vec<(String, crate::store::Epoch)>, StoreError> {
+        Ok(Vec::new())
     }
 
     fn load_game(&self, _code: &str, _game_no: u32) -> Result<Option<StoredGame>, StoreError> {

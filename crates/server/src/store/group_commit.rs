@@ -14,15 +14,16 @@ use std::sync::{Arc, Mutex};
 use rusqlite::Connection;
 use tokio::sync::oneshot;
 
-use super::{StoreError, WriteOp};
+use super::{Epoch, StoreError, Write};
 
 /// The most writes committed in one transaction.
 const MAX_BATCH: usize = 512;
 
 type Reply = oneshot::Sender<Result<(), StoreError>>;
 
-/// How a batch of writes becomes one transaction (all or nothing).
-pub(super) type CommitFn = fn(&mut Connection, &[WriteOp]) -> Result<(), rusqlite::Error>;
+/// How a batch of writes becomes one transaction (all or nothing); for each write, whether it
+/// was applied (`false`: fenced, nothing written for it, the others still committed).
+pub(super) type CommitFn = fn(&mut Connection, &[Write]) -> Result<Vec<bool>, rusqlite::Error>;
 
 /// The writing connection and the writes waiting for it.
 pub(super) struct GroupCommit {
@@ -33,7 +34,7 @@ pub(super) struct GroupCommit {
 
 #[derive(Default)]
 struct Queue {
-    ops: Vec<WriteOp>,
+    ops: Vec<Write>,
     replies: Vec<Reply>,
     /// A commit task is on its way: later writes join its batch.
     scheduled: bool,
@@ -52,7 +53,11 @@ impl GroupCommit {
 
     /// Queues `op`; the receiver resolves once it is committed (or failed). On the runtime a
     /// commit task is scheduled if none is; outside one (tools, tests) it commits at once.
-    pub(super) fn submit(self: &Arc<Self>, op: WriteOp) -> oneshot::Receiver<Result<(), StoreError>> {
+    pub(super) fn submit(
+        self: &Arc<Self>,
+        epoch: Epoch,
+        op: super::WriteOp,
+    ) -> oneshot::Receiver<Result<(), StoreError>> {
         let (reply, answer) = oneshot::channel();
         let Ok(mut queue) = self.queue.lock() else {
             let _ = reply.send(Err(StoreError::Closed));
@@ -62,7 +67,7 @@ impl GroupCommit {
             let _ = reply.send(Err(StoreError::Closed));
             return answer;
         }
-        queue.ops.push(op);
+        queue.ops.push(Write { epoch, op });
         queue.replies.push(reply);
         if queue.scheduled {
             return answer;
@@ -96,7 +101,7 @@ impl GroupCommit {
         }
     }
 
-    fn take_batch(&self) -> Option<(Vec<WriteOp>, Vec<Reply>)> {
+    fn take_batch(&self) -> Option<(Vec<Write>, Vec<Reply>)> {
         let mut queue = self.queue.lock().ok()?;
         if queue.ops.is_empty() {
             return None;
@@ -110,23 +115,33 @@ impl GroupCommit {
     /// Commits `ops` in one transaction. If it fails, each write is committed alone, so that only
     /// the write that fails (a stale owner's action at a `seq` already stored, say) is refused and
     /// the rooms whose writes shared its batch are not.
-    fn commit_batch(&self, ops: &[WriteOp], replies: Vec<Reply>) {
+    fn commit_batch(&self, ops: &[Write], replies: Vec<Reply>) {
         let Ok(mut conn) = self.conn.lock() else {
             for reply in replies {
                 let _ = reply.send(Err(StoreError::Write("the writing connection is unusable".into())));
             }
             return;
         };
-        let together = (self.commit)(&mut conn, ops).map_err(|e| e.to_string());
-        if together.is_ok() || ops.len() == 1 {
-            for reply in replies {
-                let _ = reply.send(together.clone().map_err(StoreError::Write));
+        match (self.commit)(&mut conn, ops) {
+            Ok(applied) => {
+                for (applied, reply) in applied.into_iter().zip(replies) {
+                    let _ = reply.send(outcome(applied));
+                }
             }
-            return;
-        }
-        for (op, reply) in ops.iter().zip(replies) {
-            let alone = (self.commit)(&mut conn, std::slice::from_ref(op));
-            let _ = reply.send(alone.map_err(|e| StoreError::Write(e.to_string())));
+            Err(e) if ops.len() == 1 => {
+                for reply in replies {
+                    let _ = reply.send(Err(StoreError::Write(e.to_string())));
+                }
+            }
+            Err(_) => {
+                for (op, reply) in ops.iter().zip(replies) {
+                    let alone = (self.commit)(&mut conn, std::slice::from_ref(op));
+                    let _ = reply.send(match alone {
+                        Ok(applied) => outcome(applied.first().copied().unwrap_or(false)),
+                        Err(e) => Err(StoreError::Write(e.to_string())),
+                    });
+                }
+            }
         }
     }
 
@@ -143,6 +158,11 @@ impl GroupCommit {
             true
         }
     }
+}
+
+/// A committed write's answer: done, or fenced (nothing written for it).
+pub(super) fn outcome(applied: bool) -> Result<(), StoreError> {
+    if applied { Ok(()) } else { Err(StoreError::Fenced) }
 }
 
 async fn commit_task(group: Arc<GroupCommit>) {
@@ -175,19 +195,17 @@ mod tests {
         BATCHES.with(|b| b.borrow().clone())
     }
 
-    fn recording_commit(_: &mut Connection, ops: &[WriteOp]) -> Result<(), rusqlite::Error> {
-        if ops
-            .iter()
-            .any(|op| matches!(op, WriteOp::SetGuest { code, .. } if code == "FAIL"))
-        {
+    /// Fails a batch holding a write to room `FAIL`; a write under epoch 0 is fenced.
+    fn recording_commit(_: &mut Connection, ops: &[Write]) -> Result<Vec<bool>, rusqlite::Error> {
+        if ops.iter().any(|w| w.op.code() == "FAIL") {
             return Err(rusqlite::Error::InvalidQuery);
         }
         BATCHES.with(|b| b.borrow_mut().push(ops.len()));
-        Ok(())
+        Ok(ops.iter().map(|w| w.epoch != 0).collect())
     }
 
-    fn op(code: &str) -> WriteOp {
-        WriteOp::SetGuest {
+    fn op(code: &str) -> super::super::WriteOp {
+        super::super::WriteOp::SetGuest {
             code: code.into(),
             guest_hash: vec![1],
         }
@@ -204,7 +222,7 @@ mod tests {
         let rooms: Vec<_> = (0..5)
             .map(|i| {
                 let g = g.clone();
-                tokio::spawn(async move { g.submit(op(&format!("ROOM{i}"))).await })
+                tokio::spawn(async move { g.submit(1, op(&format!("ROOM{i}"))).await })
             })
             .collect();
         for r in rooms {
@@ -212,16 +230,16 @@ mod tests {
         }
         assert_eq!(batches(), vec![5], "one transaction");
         // a later write gets a commit of its own
-        g.submit(op("LATER")).await.expect("answered").expect("committed");
+        g.submit(1, op("LATER")).await.expect("answered").expect("committed");
         assert_eq!(batches(), vec![5, 1]);
     }
 
     #[tokio::test(flavor = "current_thread")]
     async fn a_write_that_fails_fails_alone_and_the_others_of_its_batch_are_committed() {
         let g = group();
-        let ok = g.submit(op("GOOD"));
-        let bad = g.submit(op("FAIL"));
-        let also_ok = g.submit(op("ALSO-GOOD"));
+        let ok = g.submit(1, op("GOOD"));
+        let bad = g.submit(1, op("FAIL"));
+        let also_ok = g.submit(1, op("ALSO-GOOD"));
         assert!(matches!(ok.await, Ok(Ok(()))), "committed on its own");
         assert!(matches!(bad.await, Ok(Err(StoreError::Write(_)))), "refused");
         assert!(matches!(also_ok.await, Ok(Ok(()))), "committed on its own");
@@ -230,19 +248,19 @@ mod tests {
             vec![1, 1],
             "the failed batch of 3, then each good write alone"
         );
-        assert!(matches!(g.submit(op("AFTER")).await, Ok(Ok(()))));
+        assert!(matches!(g.submit(1, op("AFTER")).await, Ok(Ok(()))));
     }
 
     #[test]
     fn outside_the_runtime_a_write_commits_at_once_and_after_close_nothing_is_taken() {
         let g = group();
-        let mut answer = g.submit(op("NOW"));
+        let mut answer = g.submit(1, op("NOW"));
         assert!(
             matches!(answer.try_recv(), Ok(Ok(()))),
             "committed before submit returned"
         );
         g.close();
-        let mut refused = g.submit(op("TOO-LATE"));
+        let mut refused = g.submit(1, op("TOO-LATE"));
         assert!(matches!(refused.try_recv(), Ok(Err(StoreError::Closed))));
     }
 }

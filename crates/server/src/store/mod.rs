@@ -6,7 +6,10 @@
 //! (factions, actions, options, results); only an implementation turns them into its own columns.
 
 mod checkpoint;
+mod columns;
 mod group_commit;
+mod postgres;
+mod postgres_schema;
 mod sqlite;
 
 use std::path::PathBuf;
@@ -19,7 +22,17 @@ use tokio::sync::oneshot;
 use crate::chat::StoredChat;
 use crate::fairness::GameSecret;
 
+pub use self::postgres::PostgresStore;
 pub use self::sqlite::SqliteStore;
+
+/// A room's ownership claim. A server that brings a room into memory claims it (`claim_room`),
+/// which raises the room's stored epoch; every later write of that server for the room carries
+/// the epoch it got and is refused ([`StoreError::Fenced`]) once another server has claimed the
+/// room since. A new room starts at [`FIRST_EPOCH`], owned by the server that created it.
+pub type Epoch = u64;
+
+/// The epoch a room is created with.
+pub const FIRST_EPOCH: Epoch = 1;
 
 /// A storage failure. A failed write means nothing happened: the room tells the client and
 /// changes nothing. Corrupt data means a stored room cannot be trusted: it is not loaded.
@@ -40,6 +53,11 @@ pub enum StoreError {
     /// The store is shut down and takes no more writes.
     #[error("the store is shut down")]
     Closed,
+    /// The write was made under an old claim on its room: another server has claimed the room
+    /// since (or the write's `(room, seq)` is already stored). Nothing was written; this server
+    /// must let the room go.
+    #[error("another server owns this room now")]
+    Fenced,
     /// What is stored cannot be decoded: `what` says which value.
     #[error("stored data is invalid: {what}")]
     Corrupt { what: String },
@@ -109,10 +127,48 @@ pub enum WriteOp {
     },
 }
 
+/// One write under a claim: `op`, refused unless `epoch` is still the room's claim.
+#[derive(Clone, Debug)]
+pub struct Write {
+    pub epoch: Epoch,
+    pub op: WriteOp,
+}
+
+impl WriteOp {
+    /// The room written to.
+    pub fn code(&self) -> &str {
+        match self {
+            WriteOp::CreateRoom { code, .. }
+            | WriteOp::SetGuest { code, .. }
+            | WriteOp::StartGame { code, .. }
+            | WriteOp::AppendAction { code, .. }
+            | WriteOp::AgreeToReveal { code, .. }
+            | WriteOp::Chat { code, .. }
+            | WriteOp::EndGame { code, .. } => code,
+        }
+    }
+}
+
 /// Where rooms are kept.
 pub trait Store: Send + Sync + 'static {
-    /// Queues a write; the receiver resolves once it is committed (or failed).
-    fn submit(&self, op: WriteOp) -> oneshot::Receiver<Result<(), StoreError>>;
+    /// Queues `op`, made under claim `epoch` (a `CreateRoom` stores `epoch` as the new room's
+    /// first claim); the receiver resolves once it is committed, refused as
+    /// [`StoreError::Fenced`], or failed.
+    fn submit(&self, epoch: Epoch, op: WriteOp) -> oneshot::Receiver<Result<(), StoreError>>;
+
+    /// Claims room `code` for this server (its epoch goes up by one, fencing any other server's
+    /// writes for it) and loads it as [`load_room`](Store::load_room) does, with the new epoch.
+    /// Blocking: call it off the async threads.
+    fn claim_room(&self, code: &str) -> Result<Option<StoredRoom>, StoreError>;
+
+    /// Each of `codes`' current epoch (rooms not stored are left out), so that a server can let
+    /// go of the rooms another has claimed. Blocking.
+    fn epochs(&self, codes: &[String]) -> Result<Vec<(String, Epoch)>, StoreError>;
+
+    /// Whether other servers may share this store (and so claim this server's rooms).
+    fn is_shared(&self) -> bool {
+        false
+    }
 
     /// Room `code` with its current game and that game's actions, as committed; `None` if there
     /// is no such room. Blocking: call it off the async threads.
@@ -133,6 +189,8 @@ pub trait Store: Send + Sync + 'static {
 #[derive(Clone, Debug)]
 pub struct StoredRoom {
     pub code: String,
+    /// The room's claim as loaded (the new one after `claim_room`).
+    pub epoch: Epoch,
     pub options: RoomOptions,
     pub invite_hash: Vec<u8>,
     pub creator_hash: Vec<u8>,

@@ -10,16 +10,15 @@ use evr_rules::{ByFaction, Faction};
 use rusqlite::{Connection, OptionalExtension, params};
 use rusqlite_migration::{M, Migrations};
 use serde::Serialize;
-use serde::de::DeserializeOwned;
 use tokio::sync::oneshot;
 
 use evr_protocol::ChatMessage;
 
 use super::checkpoint::{Checkpointer, WRITER_AUTOCHECKPOINT_PAGES};
+use super::columns::{faction_from_text, faction_text, from_json, json, secret_columns, secret_from_columns};
 use super::group_commit::GroupCommit;
-use super::{GameResult, Store, StoreError, StoredAction, StoredGame, StoredRoom, WriteOp};
+use super::{Epoch, GameResult, Store, StoreError, StoredAction, StoredGame, StoredRoom, Write, WriteOp};
 use crate::chat::{self, StoredChat};
-use crate::fairness::GameSecret;
 
 const SCHEMA: &str = "
 CREATE TABLE rooms (
@@ -86,6 +85,9 @@ CREATE TABLE chat (
 /// milliseconds, JSON), so a restart resumes the clocks where the last action left them.
 const CLOCKS: &str = "ALTER TABLE actions ADD COLUMN clock_ms TEXT;";
 
+/// Version 7: the room's ownership claim (`super::Epoch`); rooms stored before start unclaimed.
+const OWNER_EPOCH: &str = "ALTER TABLE rooms ADD COLUMN owner_epoch INTEGER NOT NULL DEFAULT 0;";
+
 fn migrations() -> Migrations<'static> {
     Migrations::new(vec![
         M::up(SCHEMA),
@@ -94,38 +96,8 @@ fn migrations() -> Migrations<'static> {
         M::up(STARTED_AT),
         M::up(CHAT),
         M::up(CLOCKS),
+        M::up(OWNER_EPOCH),
     ])
-}
-
-/// The stored columns of a game's secret: `(seed, seed_key, seed_salt)`.
-fn secret_columns(secret: &GameSecret) -> (i64, Option<Vec<u8>>, Option<Vec<u8>>) {
-    match secret {
-        GameSecret::Legacy(seed) => (*seed, None, None),
-        GameSecret::Committed { key, salt } => (0, Some(key.to_vec()), Some(salt.to_vec())),
-    }
-}
-
-fn secret_from_columns(
-    seed: i64,
-    key: Option<Vec<u8>>,
-    salt: Option<Vec<u8>>,
-    what: impl Fn() -> String,
-) -> Result<GameSecret, StoreError> {
-    match (key, salt) {
-        (None, None) => Ok(GameSecret::Legacy(seed)),
-        (Some(key), Some(salt)) => match (
-            <[u8; 32]>::try_from(key.as_slice()),
-            <[u8; 16]>::try_from(salt.as_slice()),
-        ) {
-            (Ok(key), Ok(salt)) => Ok(GameSecret::Committed { key, salt }),
-            _ => Err(StoreError::Corrupt {
-                what: format!("{}: seed key of {} bytes, salt of {}", what(), key.len(), salt.len()),
-            }),
-        },
-        _ => Err(StoreError::Corrupt {
-            what: format!("{}: a seed key without its salt (or the reverse)", what()),
-        }),
-    }
 }
 
 fn open(path: &Path) -> Result<Connection, StoreError> {
@@ -143,31 +115,8 @@ fn open(path: &Path) -> Result<Connection, StoreError> {
     Ok(conn)
 }
 
-fn faction_text(f: Faction) -> &'static str {
-    match f {
-        Faction::Rebel => "rebel",
-        Faction::Imperial => "imperial",
-    }
-}
-
-fn faction_from_text(s: &str) -> Result<Faction, StoreError> {
-    match s {
-        "rebel" => Ok(Faction::Rebel),
-        "imperial" => Ok(Faction::Imperial),
-        other => Err(StoreError::Corrupt {
-            what: format!("faction {other:?}"),
-        }),
-    }
-}
-
 fn to_json(value: &impl Serialize) -> Result<String, rusqlite::Error> {
-    serde_json::to_string(value).map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))
-}
-
-fn from_json<T: DeserializeOwned>(text: &str, what: impl FnOnce() -> String) -> Result<T, StoreError> {
-    serde_json::from_str(text).map_err(|e| StoreError::Corrupt {
-        what: format!("{}: {e}", what()),
-    })
+    json(value).map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))
 }
 
 fn read_error(e: rusqlite::Error) -> StoreError {
@@ -208,6 +157,34 @@ impl Store for SqliteStore {
         load_room(&conn, code)
     }
 
+    fn claim_room(&self, code: &str) -> Result<Option<StoredRoom>, StoreError> {
+        let conn = self.reader.lock().map_err(|_| StoreError::Closed)?;
+        // a write on the reading connection: rare (a room coming into memory), and SQLite's lock
+        // (with the busy timeout) orders it with the group commit's transactions
+        conn.prepare_cached("UPDATE rooms SET owner_epoch = owner_epoch + 1 WHERE code = ?1")
+            .and_then(|mut stmt| stmt.execute([code]))
+            .map_err(|e| StoreError::Write(e.to_string()))?;
+        load_room(&conn, code)
+    }
+
+    fn epochs(&self, codes: &[String]) -> Result<Vec<(String, Epoch)>, StoreError> {
+        let conn = self.reader.lock().map_err(|_| StoreError::Closed)?;
+        let mut stmt = conn
+            .prepare_cached("SELECT owner_epoch FROM rooms WHERE code = ?1")
+            .map_err(read_error)?;
+        let mut out = Vec::with_capacity(codes.len());
+        for code in codes {
+            if let Some(epoch) = stmt
+                .query_row([code], |r| r.get::<_, i64>(0))
+                .optional()
+                .map_err(read_error)?
+            {
+                out.push((code.clone(), epoch as Epoch));
+            }
+        }
+        Ok(out)
+    }
+
     fn load_game(&self, code: &str, game_no: u32) -> Result<Option<StoredGame>, StoreError> {
         let conn = self.reader.lock().map_err(|_| StoreError::Closed)?;
         load_game(&conn, code, Some(game_no))
@@ -230,8 +207,8 @@ impl Store for SqliteStore {
         }
     }
 
-    fn submit(&self, op: WriteOp) -> oneshot::Receiver<Result<(), StoreError>> {
-        self.writer.submit(op)
+    fn submit(&self, epoch: Epoch, op: WriteOp) -> oneshot::Receiver<Result<(), StoreError>> {
+        self.writer.submit(epoch, op)
     }
 }
 
@@ -243,11 +220,11 @@ impl Drop for SqliteStore {
 
 /// One transaction for the whole batch. Every statement, `BEGIN` and `COMMIT` included, is a
 /// cached prepared statement: parsing SQL again for each write cost as much as running it.
-fn commit_batch(conn: &mut Connection, batch: &[WriteOp]) -> Result<(), rusqlite::Error> {
+fn commit_batch(conn: &mut Connection, batch: &[Write]) -> Result<Vec<bool>, rusqlite::Error> {
     conn.prepare_cached("BEGIN")?.execute([])?;
-    let applied = batch.iter().try_for_each(|op| apply(conn, op));
-    match applied.and_then(|()| conn.prepare_cached("COMMIT")?.execute([]).map(|_| ())) {
-        Ok(()) => Ok(()),
+    let applied = batch.iter().map(|w| apply(conn, w)).collect::<Result<Vec<bool>, _>>();
+    match applied.and_then(|applied| conn.prepare_cached("COMMIT")?.execute([]).map(|_| applied)) {
+        Ok(applied) => Ok(applied),
         Err(e) => {
             // the batch is all or nothing: undo what it wrote before the failure
             if !conn.is_autocommit() {
@@ -262,8 +239,12 @@ fn execute_cached(conn: &Connection, sql: &str, params: impl rusqlite::Params) -
     conn.prepare_cached(sql)?.execute(params)
 }
 
-fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
-    match op {
+/// Applies one write if its claim still holds; `false`: fenced (a newer claim, or its key is
+/// already stored), nothing written. Every statement but a room's creation checks the room's
+/// `owner_epoch` in the same statement.
+fn apply(conn: &Connection, write: &Write) -> Result<bool, rusqlite::Error> {
+    let epoch = write.epoch as i64;
+    match &write.op {
         WriteOp::CreateRoom {
             code,
             options,
@@ -271,14 +252,15 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
             creator_hash,
             created_at,
         } => execute_cached(
-    conn,
-            "INSERT INTO rooms (code, options, invite_hash, creator_hash, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![code, to_json(options)?, invite_hash, creator_hash, created_at],
+            conn,
+            "INSERT INTO rooms (code, options, invite_hash, creator_hash, created_at, owner_epoch)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![code, to_json(options)?, invite_hash, creator_hash, created_at, epoch],
         ),
         WriteOp::SetGuest { code, guest_hash } => execute_cached(
-    conn,
-            "UPDATE rooms SET guest_hash = ?2 WHERE code = ?1",
-            params![code, guest_hash],
+            conn,
+            "UPDATE rooms SET guest_hash = ?2 WHERE code = ?1 AND owner_epoch = ?3",
+            params![code, guest_hash, epoch],
         ),
         WriteOp::StartGame {
             code,
@@ -290,10 +272,12 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
         } => {
             let (seed, key, salt) = secret_columns(secret);
             execute_cached(
-    conn,
+                conn,
                 "INSERT INTO games (room_code, game_no, seed, seed_key, seed_salt, creator_faction, start_seq, started_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                params![code, game_no, seed, key, salt, faction_text(*creator_faction), seq, started_at],
+                 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8
+                 WHERE EXISTS (SELECT 1 FROM rooms WHERE code = ?1 AND owner_epoch = ?9)
+                 ON CONFLICT DO NOTHING",
+                params![code, game_no, seed, key, salt, faction_text(*creator_faction), seq, started_at, epoch],
             )
         }
         WriteOp::AppendAction {
@@ -305,9 +289,11 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
             action_id,
             clock_ms,
         } => execute_cached(
-    conn,
+            conn,
             "INSERT INTO actions (room_code, game_no, seq, seat, action, action_id, clock_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+             SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7
+             WHERE EXISTS (SELECT 1 FROM rooms WHERE code = ?1 AND owner_epoch = ?8)
+             ON CONFLICT DO NOTHING",
             params![
                 code,
                 game_no,
@@ -315,22 +301,32 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
                 faction_text(*seat),
                 to_json(action)?,
                 action_id,
-                clock_ms.map(|c| to_json(&c)).transpose()?
+                clock_ms.map(|c| to_json(&c)).transpose()?,
+                epoch
             ],
         ),
         WriteOp::AgreeToReveal { code, game_no, faction } => execute_cached(
-    conn,
+            conn,
             match faction {
-                Faction::Rebel => "UPDATE games SET reveal_rebel = 1 WHERE room_code = ?1 AND game_no = ?2",
-                Faction::Imperial => "UPDATE games SET reveal_imperial = 1 WHERE room_code = ?1 AND game_no = ?2",
+                Faction::Rebel => {
+                    "UPDATE games SET reveal_rebel = 1 WHERE room_code = ?1 AND game_no = ?2
+                     AND EXISTS (SELECT 1 FROM rooms WHERE code = ?1 AND owner_epoch = ?3)"
+                }
+                Faction::Imperial => {
+                    "UPDATE games SET reveal_imperial = 1 WHERE room_code = ?1 AND game_no = ?2
+                     AND EXISTS (SELECT 1 FROM rooms WHERE code = ?1 AND owner_epoch = ?3)"
+                }
             },
-            params![code, game_no],
+            params![code, game_no, epoch],
         ),
         WriteOp::Chat { code, chat } => {
             let m = &chat.message;
             execute_cached(
-    conn,
-                "INSERT INTO chat (room_code, id, game_no, at, channel, author, body) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                conn,
+                "INSERT INTO chat (room_code, id, game_no, at, channel, author, body)
+                 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7
+                 WHERE EXISTS (SELECT 1 FROM rooms WHERE code = ?1 AND owner_epoch = ?8)
+                 ON CONFLICT DO NOTHING",
                 params![
                     code,
                     m.id as i64,
@@ -338,17 +334,19 @@ fn apply(conn: &Connection, op: &WriteOp) -> Result<(), rusqlite::Error> {
                     m.at,
                     to_json(&m.channel)?,
                     to_json(&m.from)?,
-                    to_json(&m.body)?
+                    to_json(&m.body)?,
+                    epoch
                 ],
             )
         }
         WriteOp::EndGame { code, game_no, result } => execute_cached(
-    conn,
-            "UPDATE games SET result = ?3 WHERE room_code = ?1 AND game_no = ?2",
-            params![code, game_no, to_json(result)?],
+            conn,
+            "UPDATE games SET result = ?3 WHERE room_code = ?1 AND game_no = ?2
+             AND EXISTS (SELECT 1 FROM rooms WHERE code = ?1 AND owner_epoch = ?4)",
+            params![code, game_no, to_json(result)?, epoch],
         ),
     }
-    .map(|_| ())
+    .map(|rows| rows > 0)
 }
 
 /// Game `game_no` of room `code`, or its latest game (`None`), with its actions.
@@ -394,7 +392,7 @@ fn load_game(conn: &Connection, code: &str, game_no: Option<u32>) -> Result<Opti
 fn load_room(conn: &Connection, code: &str) -> Result<Option<StoredRoom>, StoreError> {
     let room = conn
         .query_row(
-            "SELECT code, options, invite_hash, creator_hash, guest_hash FROM rooms WHERE code = ?1",
+            "SELECT code, options, invite_hash, creator_hash, guest_hash, owner_epoch FROM rooms WHERE code = ?1",
             [code],
             |r| {
                 Ok((
@@ -403,12 +401,13 @@ fn load_room(conn: &Connection, code: &str) -> Result<Option<StoredRoom>, StoreE
                     r.get::<_, Vec<u8>>(2)?,
                     r.get::<_, Vec<u8>>(3)?,
                     r.get::<_, Option<Vec<u8>>>(4)?,
+                    r.get::<_, i64>(5)?,
                 ))
             },
         )
         .optional()
         .map_err(read_error)?;
-    let Some((code, options, invite_hash, creator_hash, guest_hash)) = room else {
+    let Some((code, options, invite_hash, creator_hash, guest_hash, epoch)) = room else {
         return Ok(None);
     };
     let options = from_json(&options, || format!("room {code}: options"))?;
@@ -417,6 +416,7 @@ fn load_room(conn: &Connection, code: &str) -> Result<Option<StoredRoom>, StoreE
     let chat = load_chat(conn, &code)?;
     Ok(Some(StoredRoom {
         code,
+        epoch: epoch as Epoch,
         options,
         invite_hash,
         creator_hash,

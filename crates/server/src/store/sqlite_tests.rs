@@ -71,21 +71,27 @@ fn a_keyed_game_keeps_its_key_and_salt() {
         key: [3; 32],
         salt: [4; 16],
     };
-    let room = store.submit(WriteOp::CreateRoom {
-        code: "KEYROOM234".into(),
-        options: serde_json::from_str(OPTIONS).expect("options"),
-        invite_hash: vec![0],
-        creator_hash: vec![0],
-        created_at: 0,
-    });
-    let game = store.submit(WriteOp::StartGame {
-        code: "KEYROOM234".into(),
-        game_no: 1,
-        secret,
-        creator_faction: evr_rules::Faction::Rebel,
-        seq: 0,
-        started_at: 1_790_000_000,
-    });
+    let room = store.submit(
+        crate::store::FIRST_EPOCH,
+        WriteOp::CreateRoom {
+            code: "KEYROOM234".into(),
+            options: serde_json::from_str(OPTIONS).expect("options"),
+            invite_hash: vec![0],
+            creator_hash: vec![0],
+            created_at: 0,
+        },
+    );
+    let game = store.submit(
+        crate::store::FIRST_EPOCH,
+        WriteOp::StartGame {
+            code: "KEYROOM234".into(),
+            game_no: 1,
+            secret,
+            creator_faction: evr_rules::Faction::Rebel,
+            seq: 0,
+            started_at: 1_790_000_000,
+        },
+    );
     room.blocking_recv().expect("answered").expect("stored");
     game.blocking_recv().expect("answered").expect("stored");
     let loaded = store.load_room("KEYROOM234").expect("loads").expect("the room");

@@ -340,7 +340,7 @@ async fn a_spectators_replay_is_the_same_whatever_the_hidden_choices_were() -> R
                 },
             });
             for op in ops {
-                store.submit(op).await??;
+                store.submit(evr_server::store::FIRST_EPOCH, op).await??;
             }
         }
         store.close();

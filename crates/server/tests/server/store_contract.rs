@@ -1,8 +1,10 @@
 //! What every `Store` must do, whatever the database: written values load back exactly, actions in
 //! order, a second write at a stored `(room, seq)` is refused and changes nothing (the fence that
 //! keeps a stale owner of a room from committing) without failing other rooms' writes, games
-//! survive a rematch, chat keeps its latest messages, and a closed store takes nothing. Each test
-//! runs against every store in [`stores`].
+//! survive a rematch, chat keeps its latest messages, and a closed store takes nothing; a claim on
+//! a room fences every write made under an older one. Each test runs against every store in
+//! [`stores`]: SQLite always, PostgreSQL when `EVR_TEST_POSTGRES` names a server whose user may
+//! create databases (scripts/test.sh starts a throwaway one).
 
 use std::sync::Arc;
 
@@ -11,7 +13,7 @@ use evr_protocol::{ChatAuthor, ChatBody, ChatChannel, ChatMessage, ForfeitReason
 use evr_rules::{Action, ByFaction, Faction, Mode};
 use evr_server::chat::{KEPT, StoredChat};
 use evr_server::fairness::GameSecret;
-use evr_server::store::{GameResult, SqliteStore, Store, StoreError, StoredGame, StoredRoom, WriteOp};
+use evr_server::store::{FIRST_EPOCH, GameResult, SqliteStore, Store, StoreError, StoredGame, StoredRoom, WriteOp};
 
 use crate::support;
 
@@ -22,12 +24,20 @@ struct Opened {
 }
 
 /// Every store implementation, freshly opened and empty.
-fn stores(test: &str) -> Result<Vec<Opened>> {
+async fn stores(test: &str) -> Result<Vec<Opened>> {
     let dir = support::temp_dir(&format!("store-contract-{test}"));
-    Ok(vec![Opened {
+    let mut out = vec![Opened {
         name: "sqlite",
         store: Arc::new(SqliteStore::open(&dir)?),
-    }])
+    }];
+    match std::env::var("EVR_TEST_POSTGRES") {
+        Ok(url) if !url.is_empty() => out.push(Opened {
+            name: "postgres",
+            store: Arc::new(support::postgres::fresh_store(&url, &format!("contract_{test}")).await?),
+        }),
+        _ => eprintln!("EVR_TEST_POSTGRES is not set: the PostgreSQL store is not tested here"),
+    }
+    Ok(out)
 }
 
 const CODE: &str = "KJCHM97E";
@@ -37,7 +47,7 @@ const SECRET: GameSecret = GameSecret::Committed {
 };
 
 async fn write(store: &Arc<dyn Store>, op: WriteOp) -> Result<(), StoreError> {
-    store.submit(op).await.map_err(|_| StoreError::Closed)?
+    store.submit(FIRST_EPOCH, op).await.map_err(|_| StoreError::Closed)?
 }
 
 fn create_room(code: &str) -> WriteOp {
@@ -102,7 +112,7 @@ fn current_game(room: &StoredRoom) -> Result<&StoredGame> {
 
 #[tokio::test]
 async fn a_room_and_its_first_game_load_back_as_written() -> Result<()> {
-    for Opened { name, store } in stores("room")? {
+    for Opened { name, store } in stores("room").await? {
         room_with_actions(&store, CODE, 0).await?;
         let room = load(&store, CODE)?;
         ensure!(room.code == CODE, "{name}: code");
@@ -132,7 +142,7 @@ async fn a_room_and_its_first_game_load_back_as_written() -> Result<()> {
 
 #[tokio::test]
 async fn actions_load_back_in_order_with_their_seat_id_and_clocks() -> Result<()> {
-    for Opened { name, store } in stores("actions")? {
+    for Opened { name, store } in stores("actions").await? {
         write(&store, create_room(CODE)).await?;
         write(&store, start_game(CODE, 1, 1, Faction::Imperial)).await?;
         let played = [
@@ -144,7 +154,7 @@ async fn actions_load_back_in_order_with_their_seat_id_and_clocks() -> Result<()
         let answers: Vec<_> = played
             .iter()
             .enumerate()
-            .map(|(i, (seat, action))| store.submit(append(CODE, 1, 2 + i as u32, *seat, *action)))
+            .map(|(i, (seat, action))| store.submit(FIRST_EPOCH, append(CODE, 1, 2 + i as u32, *seat, *action)))
             .collect();
         for a in answers {
             a.await??;
@@ -177,13 +187,13 @@ async fn actions_load_back_in_order_with_their_seat_id_and_clocks() -> Result<()
 
 #[tokio::test]
 async fn a_second_write_at_a_stored_seq_is_refused_and_changes_nothing() -> Result<()> {
-    for Opened { name, store } in stores("fence")? {
+    for Opened { name, store } in stores("fence").await? {
         room_with_actions(&store, CODE, 3).await?;
         let before = current_game(&load(&store, CODE)?)?.actions.len();
         // a stale owner of the room, at a seq another has stored: another action, another seat
         let stale = append(CODE, 1, 3, Faction::Rebel, Action::Pass);
         ensure!(
-            matches!(write(&store, stale).await, Err(StoreError::Write(_))),
+            matches!(write(&store, stale).await, Err(StoreError::Fenced)),
             "{name}: the stale write is refused"
         );
         let game = current_game(&load(&store, CODE)?)?.clone();
@@ -201,12 +211,9 @@ async fn a_second_write_at_a_stored_seq_is_refused_and_changes_nothing() -> Resu
         .await?;
         // a stale write queued together with another room's good one: only the stale one fails
         room_with_actions(&store, "KJCHM97F", 0).await?;
-        let stale = store.submit(append(CODE, 1, 3, Faction::Rebel, Action::Pass));
-        let good = store.submit(append("KJCHM97F", 1, 2, Faction::Rebel, Action::PlayCard));
-        ensure!(
-            matches!(stale.await?, Err(StoreError::Write(_))),
-            "{name}: stale refused"
-        );
+        let stale = store.submit(FIRST_EPOCH, append(CODE, 1, 3, Faction::Rebel, Action::Pass));
+        let good = store.submit(FIRST_EPOCH, append("KJCHM97F", 1, 2, Faction::Rebel, Action::PlayCard));
+        ensure!(matches!(stale.await?, Err(StoreError::Fenced)), "{name}: stale refused");
         ensure!(
             matches!(good.await?, Ok(())),
             "{name}: the other room's write is committed"
@@ -222,18 +229,12 @@ async fn a_second_write_at_a_stored_seq_is_refused_and_changes_nothing() -> Resu
 
 #[tokio::test]
 async fn an_action_of_a_room_or_game_never_stored_is_refused() -> Result<()> {
-    for Opened { name, store } in stores("orphan")? {
+    for Opened { name, store } in stores("orphan").await? {
         let no_room = append("NOROOM23", 1, 2, Faction::Rebel, Action::PlayCard);
-        ensure!(
-            matches!(write(&store, no_room).await, Err(StoreError::Write(_))),
-            "{name}: no such room"
-        );
+        ensure!(write(&store, no_room).await.is_err(), "{name}: no such room");
         room_with_actions(&store, CODE, 0).await?;
         let no_game = append(CODE, 2, 2, Faction::Rebel, Action::PlayCard);
-        ensure!(
-            matches!(write(&store, no_game).await, Err(StoreError::Write(_))),
-            "{name}: no such game"
-        );
+        ensure!(write(&store, no_game).await.is_err(), "{name}: no such game");
         ensure!(
             current_game(&load(&store, CODE)?)?.actions.is_empty(),
             "{name}: nothing stored"
@@ -245,7 +246,7 @@ async fn an_action_of_a_room_or_game_never_stored_is_refused() -> Result<()> {
 
 #[tokio::test]
 async fn after_a_rematch_the_room_loads_its_latest_game_and_keeps_every_game() -> Result<()> {
-    for Opened { name, store } in stores("rematch")? {
+    for Opened { name, store } in stores("rematch").await? {
         room_with_actions(&store, CODE, 4).await?;
         let over = GameResult {
             forfeit_winner: Some(Faction::Imperial),
@@ -295,7 +296,7 @@ async fn after_a_rematch_the_room_loads_its_latest_game_and_keeps_every_game() -
 
 #[tokio::test]
 async fn the_guest_and_the_agreements_to_reveal_are_kept() -> Result<()> {
-    for Opened { name, store } in stores("guest")? {
+    for Opened { name, store } in stores("guest").await? {
         room_with_actions(&store, CODE, 1).await?;
         write(
             &store,
@@ -354,7 +355,7 @@ fn chat_message(id: u64) -> ChatMessage {
 
 #[tokio::test]
 async fn the_chat_keeps_its_latest_messages_oldest_first() -> Result<()> {
-    for Opened { name, store } in stores("chat")? {
+    for Opened { name, store } in stores("chat").await? {
         room_with_actions(&store, CODE, 0).await?;
         let total = KEPT as u64 + 5;
         for id in 1..=total {
@@ -390,7 +391,7 @@ async fn the_chat_keeps_its_latest_messages_oldest_first() -> Result<()> {
 
 #[tokio::test]
 async fn an_unknown_room_is_not_there_and_a_closed_store_takes_nothing() -> Result<()> {
-    for Opened { name, store } in stores("closed")? {
+    for Opened { name, store } in stores("closed").await? {
         ensure!(store.load_room("NOROOM23")?.is_none(), "{name}: no such room");
         ensure!(store.game_numbers("NOROOM23")?.is_empty(), "{name}: no games");
         store.close();
@@ -402,6 +403,86 @@ async fn an_unknown_room_is_not_there_and_a_closed_store_takes_nothing() -> Resu
             store.load_room(CODE)?.is_none(),
             "{name}: the refused room was not stored"
         );
+    }
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_claim_fences_every_write_made_under_the_claim_before_it() -> Result<()> {
+    for Opened { name, store } in stores("claim").await? {
+        room_with_actions(&store, CODE, 2).await?;
+        ensure!(
+            load(&store, CODE)?.epoch == FIRST_EPOCH,
+            "{name}: a new room is its creator's"
+        );
+        // another server takes the room over
+        let claimed = store
+            .claim_room(CODE)?
+            .ok_or_else(|| anyhow::anyhow!("{name}: the room is there to claim"))?;
+        ensure!(claimed.epoch == FIRST_EPOCH + 1, "{name}: the claim raised the epoch");
+        ensure!(
+            current_game(&claimed)?.actions.len() == 2,
+            "{name}: the claim loads the room"
+        );
+        ensure!(
+            store.epochs(&[CODE.into(), "NOROOM23".into()])? == vec![(CODE.to_string(), FIRST_EPOCH + 1)],
+            "{name}: epochs of stored rooms only"
+        );
+        // the old owner can write nothing for the room, even at a seq nobody stored
+        let old = |op: WriteOp| store.submit(FIRST_EPOCH, op);
+        let refused = [
+            old(append(CODE, 1, 4, Faction::Rebel, Action::Pass)),
+            old(start_game(CODE, 2, 4, Faction::Imperial)),
+            old(WriteOp::SetGuest {
+                code: CODE.into(),
+                guest_hash: vec![9; 32],
+            }),
+            old(WriteOp::AgreeToReveal {
+                code: CODE.into(),
+                game_no: 1,
+                faction: Faction::Rebel,
+            }),
+            old(WriteOp::EndGame {
+                code: CODE.into(),
+                game_no: 1,
+                result: GameResult {
+                    forfeit_winner: Some(Faction::Rebel),
+                    reason: ForfeitReason::OpponentAway,
+                },
+            }),
+            old(WriteOp::Chat {
+                code: CODE.into(),
+                chat: StoredChat {
+                    game_no: 1,
+                    message: chat_message(1),
+                },
+            }),
+        ];
+        for (i, answer) in refused.into_iter().enumerate() {
+            ensure!(
+                matches!(answer.await?, Err(StoreError::Fenced)),
+                "{name}: write {i} under the old claim is fenced"
+            );
+        }
+        let room = load(&store, CODE)?;
+        let game = current_game(&room)?;
+        ensure!(
+            game.game_no == 1 && game.actions.len() == 2 && game.result.is_none(),
+            "{name}: no game, action or result was written"
+        );
+        ensure!(
+            room.guest_hash.is_none() && room.chat.is_empty() && game.reveal == ByFaction::new(false, false),
+            "{name}: no guest, chat or agreement was written"
+        );
+        // the new owner writes on
+        store
+            .submit(FIRST_EPOCH + 1, append(CODE, 1, 4, Faction::Rebel, Action::Pass))
+            .await??;
+        ensure!(
+            current_game(&load(&store, CODE)?)?.actions.len() == 3,
+            "{name}: the owner's action is stored"
+        );
+        store.close();
     }
     Ok(())
 }

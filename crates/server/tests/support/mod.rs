@@ -4,6 +4,8 @@
 #![allow(dead_code)]
 
 use std::io::Read;
+pub mod postgres;
+
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;

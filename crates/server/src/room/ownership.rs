@@ -1,0 +1,129 @@
+//! A room lives on one server at a time. On a shared store (PostgreSQL, several nodes) a server
+//! that brings a room into memory claims it (`Store::claim_room`: the room's epoch goes up) and
+//! makes every write under that epoch; the store refuses writes under an older one
+//! (`StoreError::Fenced`). A room whose write is fenced, or whose claim another server has
+//! taken (seen by [`watch`] every [`WATCH_EVERY`]), lets go: it tells its connections to connect
+//! again (the front door then sends them to the room's owner) and leaves this server's memory.
+//! Nothing is lost: what it had acknowledged is in the store, and what was fenced was never
+//! acknowledged.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+
+use evr_protocol::{ErrorCode, ServerMsg};
+
+use super::{Command, ConnId, Room};
+use crate::app::App;
+use crate::metrics_names as m;
+use crate::store::{Epoch, StoreError, WriteOp};
+
+/// How often a server on a shared store checks that its rooms are still its own.
+pub const WATCH_EVERY: Duration = Duration::from_secs(1);
+
+/// A room's claim, shared by its actor and its handle (for [`watch`]).
+#[derive(Debug)]
+pub struct Ownership {
+    epoch: AtomicU64,
+    /// A write was fenced, or another server claimed the room: the actor must let go.
+    lost: AtomicBool,
+}
+
+impl Ownership {
+    pub fn new(epoch: Epoch) -> Arc<Ownership> {
+        Arc::new(Ownership {
+            epoch: AtomicU64::new(epoch),
+            lost: AtomicBool::new(false),
+        })
+    }
+
+    pub fn epoch(&self) -> Epoch {
+        self.epoch.load(Ordering::Relaxed)
+    }
+
+    /// A new claim (the room woke up and claimed it again).
+    pub fn renew(&self, epoch: Epoch) {
+        self.epoch.store(epoch, Ordering::Relaxed);
+        self.lost.store(false, Ordering::Relaxed);
+    }
+
+    pub fn lose(&self) {
+        self.lost.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_lost(&self) -> bool {
+        self.lost.load(Ordering::Relaxed)
+    }
+}
+
+impl Room {
+    /// Stores `op` under the room's claim; a fenced write marks the claim lost (the dispatcher
+    /// then lets the room go, `let_go`).
+    pub(super) fn submit(&self, op: WriteOp) -> impl Future<Output = Result<(), StoreError>> + use<> {
+        let answer = self.store.submit(self.ownership.epoch(), op);
+        let ownership = self.ownership.clone();
+        async move {
+            let result = answer.await.unwrap_or(Err(StoreError::Closed));
+            if let Err(StoreError::Fenced) = result {
+                ownership.lose();
+            }
+            result
+        }
+    }
+
+    /// Another server owns the room now: every connection is told to connect again (and so
+    /// reaches the owner); the actor ends and the room leaves this server's registry.
+    pub(super) fn let_go(&mut self, registry: &super::Registry) {
+        metrics::counter!(m::ROOMS_LET_GO).increment(1);
+        tracing::info!(room = %self.code, "another server owns this room now: letting it go");
+        let msg = ServerMsg::Error {
+            code: ErrorCode::ShuttingDown,
+            message: "this room moved to another server; reconnect in a moment".into(),
+            action_id: None,
+        };
+        let ids: Vec<ConnId> = self.conns.keys().copied().collect();
+        for id in ids {
+            self.send(id, &msg);
+        }
+        self.conns.clear();
+        registry.remove(&self.code, &self.ownership);
+    }
+}
+
+/// Checks, every [`WATCH_EVERY`], that the rooms in memory are still this server's; tells those
+/// another server claimed to let go. Runs only on a shared store, until shutdown.
+pub async fn watch(app: Arc<App>) {
+    let mut tick = tokio::time::interval(WATCH_EVERY);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = app.shutdown.cancelled() => return,
+            _ = tick.tick() => {}
+        }
+        let rooms = app.rooms.all_with_codes();
+        if rooms.is_empty() {
+            continue;
+        }
+        let codes: Vec<String> = rooms.iter().map(|(code, _)| code.clone()).collect();
+        let store = app.store.clone();
+        let stored = match tokio::task::spawn_blocking(move || store.epochs(&codes)).await {
+            Ok(Ok(stored)) => stored,
+            Ok(Err(e)) => {
+                tracing::warn!(error = %e, "cannot check which rooms are still ours");
+                continue;
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "the ownership check stopped");
+                continue;
+            }
+        };
+        let stored: std::collections::HashMap<String, Epoch> = stored.into_iter().collect();
+        for (code, handle) in rooms {
+            if stored.get(&code).is_some_and(|e| *e > handle.ownership.epoch()) {
+                handle.ownership.lose();
+                // a full mailbox is a busy room: it sees the loss on its next command or check
+                let _ = handle.tx.try_send(Command::Moved);
+            }
+        }
+    }
+}
