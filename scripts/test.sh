@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test suite of the project. This is the README's test command; .ci/run calls it.
 # Needs the Rust toolchain and Node.js with npm (both on every machine of this kind); installs the
-# npm packages itself, and Debian's chromium and CJK fonts (apt-get) for the end-to-end test.
+# npm packages itself, Debian's chromium and CJK fonts (apt-get) for the end-to-end test, and
+# PostgreSQL and HAProxy (apt-get) for the store contract and the cluster tests: it starts a
+# throwaway PostgreSQL cluster on loopback (scripts/cluster/services.sh) and stops it at the end.
 #
 #   bash scripts/test.sh           everything (what CI runs)
 #   bash scripts/test.sh --quick   daily work: formatting, lints, unit and integration tests;
@@ -25,7 +27,12 @@ done
 PASSED=0
 FAILED=0
 LOG="$(mktemp "${TMPDIR:-/tmp}/evr-test.XXXXXX")"
-trap 'rm -f "$LOG"' EXIT
+SERVICES_DIR="$(mktemp -d "${TMPDIR:-/tmp}/evr-services.XXXXXX")"
+# PostgreSQL runs as another user when this runs as root: it must reach its directory inside
+chmod 711 "$SERVICES_DIR"
+# shellcheck source=cluster/services.sh
+source scripts/cluster/services.sh
+trap 'services_stop; rm -rf "$LOG" "$SERVICES_DIR"' EXIT
 
 # The number after `word` on the summary lines of a step's output, summed ("test result: ok. 12
 # passed; 0 failed" from cargo, "Tests  76 passed (76)" from vitest, "ℹ pass 3" from node --test).
@@ -101,8 +108,22 @@ if [ "$QUICK" -eq 0 ]; then
     env EVR_E2E_SKIP_BUILD=1 bash tests/e2e/run.sh
 fi
 
+# PostgreSQL for the store contract (run against SQLite and PostgreSQL) and the cluster tests
+# (runs in the step's subshell: the URL comes back through a file)
+postgres_up() {
+  services_install && postgres_start "$SERVICES_DIR/pg" && echo "$EVR_TEST_POSTGRES" >"$SERVICES_DIR/pg/url"
+}
+step check "PostgreSQL and HAProxy: installed, a throwaway PostgreSQL started on loopback" postgres_up
+[ -f "$SERVICES_DIR/pg/url" ] && EVR_TEST_POSTGRES="$(cat "$SERVICES_DIR/pg/url")" && export EVR_TEST_POSTGRES
+# (the started cluster's directory, for services_stop in this shell)
+PG_DIR="$SERVICES_DIR/pg"; PG_USER=nobody; [ "$(id -u)" -ne 0 ] && PG_USER="$(id -un)"
+PG_BIN="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)"
+
 step cargo "Rust tests (release: the property tests play thousands of games)" \
   cargo test --workspace --release --locked --no-fail-fast
+
+step cargo "cluster: three nodes on PostgreSQL behind HAProxy, nodes killed with SIGKILL, a cut-off node fenced" \
+  cargo test --release --locked -p evr-server --test cluster -- --ignored
 
 echo
 echo "$PASSED passed, $FAILED failed"

@@ -61,6 +61,11 @@ pub struct Config {
     /// test can watch a clock run out.
     #[arg(long, env = "EVR_TEST_MIN_CLOCK_BANK_SECS", hide = true, default_value_t = evr_protocol::TimeControl::MIN_BANK_SECS)]
     pub min_clock_bank_secs: u32,
+    /// On a shared store: how often, in milliseconds, the server checks that its rooms are still
+    /// its own (another server may have claimed one). Tests raise it to play a server cut off
+    /// from the others.
+    #[arg(long, env = "EVR_OWNERSHIP_CHECK_MS", hide = true, default_value_t = 1000)]
+    pub ownership_check_ms: u64,
     /// Log as JSON lines.
     #[arg(long, env = "EVR_LOG_JSON", default_value_t = false)]
     pub log_json: bool,
@@ -100,6 +105,7 @@ impl Config {
             room_hibernate_secs: 30,
             test_fixed_seed: None,
             min_clock_bank_secs: 1,
+            ownership_check_ms: 1000,
             log_json: false,
         }
     }

@@ -138,10 +138,10 @@ impl Room {
         current: Match,
         store: Arc<dyn Store>,
         config: Arc<Config>,
-        epoch: crate::store::Epoch,
     ) -> Room {
         Room {
-            ownership: ownership::Ownership::new(epoch),
+            // the creator's claim; a room loaded from the store takes the claim it made
+            ownership: ownership::Ownership::new(FIRST_EPOCH),
             code,
             options,
             invite_hash,
@@ -212,7 +212,6 @@ impl Room {
             Match::new(1, creator_faction, game, secret, 0),
             store,
             config,
-            FIRST_EPOCH,
         );
         room.computer = computer;
         room.clock = room.fresh_clock(Instant::now());

@@ -2,7 +2,7 @@
 //! that brings a room into memory claims it (`Store::claim_room`: the room's epoch goes up) and
 //! makes every write under that epoch; the store refuses writes under an older one
 //! (`StoreError::Fenced`). A room whose write is fenced, or whose claim another server has
-//! taken (seen by [`watch`] every [`WATCH_EVERY`]), lets go: it tells its connections to connect
+//! taken (seen by [`watch`] every `--ownership-check-ms`, a second by default), lets go: it tells its connections to connect
 //! again (the front door then sends them to the room's owner) and leaves this server's memory.
 //! Nothing is lost: what it had acknowledged is in the store, and what was fenced was never
 //! acknowledged.
@@ -17,9 +17,6 @@ use super::{Command, ConnId, Room};
 use crate::app::App;
 use crate::metrics_names as m;
 use crate::store::{Epoch, StoreError, WriteOp};
-
-/// How often a server on a shared store checks that its rooms are still its own.
-pub const WATCH_EVERY: Duration = Duration::from_secs(1);
 
 /// A room's claim, shared by its actor and its handle (for [`watch`]).
 #[derive(Debug)]
@@ -90,10 +87,11 @@ impl Room {
     }
 }
 
-/// Checks, every [`WATCH_EVERY`], that the rooms in memory are still this server's; tells those
+/// Checks, every `--ownership-check-ms`, that the rooms in memory are still this server's; tells those
 /// another server claimed to let go. Runs only on a shared store, until shutdown.
 pub async fn watch(app: Arc<App>) {
-    let mut tick = tokio::time::interval(WATCH_EVERY);
+    let every = Duration::from_millis(app.config.ownership_check_ms.max(10));
+    let mut tick = tokio::time::interval(every);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {

@@ -107,11 +107,21 @@ impl Room {
                 .as_ref()
                 .map(|c| c.remaining_at(now).map(|d| d.as_millis() as u64)),
         });
-        if write.await.is_err() {
-            return Err((
-                ErrorCode::StorageFailed,
-                "the action could not be stored; nothing changed".into(),
-            ));
+        match write.await {
+            Ok(()) => {}
+            // another server owns the room now: the client reconnects there (`ownership.rs`)
+            Err(crate::store::StoreError::Fenced) => {
+                return Err((
+                    ErrorCode::ShuttingDown,
+                    "this room moved to another server; reconnect in a moment".into(),
+                ));
+            }
+            Err(_) => {
+                return Err((
+                    ErrorCode::StorageFailed,
+                    "the action could not be stored; nothing changed".into(),
+                ));
+            }
         }
         let before = std::mem::replace(&mut self.current.game, next);
         self.clock = clock;

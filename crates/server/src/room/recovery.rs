@@ -73,8 +73,8 @@ impl Room {
             current,
             store,
             config,
-            stored.epoch,
         );
+        room.ownership = super::ownership::Ownership::new(stored.epoch);
         room.seq = seq;
         room.chat = crate::chat::ChatLog::from_stored(stored.chat);
         room.clock = room.recovered_clock(&actions, now);

@@ -112,7 +112,7 @@ impl PostgresStore {
             .map_err(|e| StoreError::Open(format!("the store's thread: {e}")))?;
         let handle = runtime.handle().clone();
         let where_ = target(&config);
-        let (writer, reader) = on(&handle, {
+        let opened = on(&handle, {
             let config = config.clone();
             async move {
                 let cannot =
@@ -125,7 +125,15 @@ impl PostgresStore {
                 let reader = connect(&config).await.map_err(cannot)?;
                 Ok::<_, StoreError>((writer, reader))
             }
-        })??;
+        });
+        let (writer, reader) = match opened {
+            Ok(Ok(clients)) => clients,
+            Ok(Err(e)) | Err(e) => {
+                // dropping a runtime blocks, which a runtime's thread (the caller's) must not
+                runtime.shutdown_background();
+                return Err(e);
+            }
+        };
         let (jobs, queued) = mpsc::unbounded_channel();
         handle.spawn(write_loop(writer, config.clone(), queued));
         Ok(PostgresStore {
@@ -339,11 +347,11 @@ async fn prepare(c: &Client) -> Result<Statements, tokio_postgres::Error> {
     })
 }
 
+/// A statement's parameters, owned.
+type Params = Vec<Box<dyn ToSql + Sync + Send>>;
+
 /// The statement and parameters of one write.
-fn statement<'a>(
-    s: &'a Statements,
-    w: &Write,
-) -> Result<(&'a Statement, Vec<Box<dyn ToSql + Sync + Send>>), StoreError> {
+fn statement<'a>(s: &'a Statements, w: &Write) -> Result<(&'a Statement, Params), StoreError> {
     let epoch = w.epoch as i64;
     let unwritable = |e: serde_json::Error| StoreError::Write(format!("cannot encode: {e}"));
     Ok(match &w.op {

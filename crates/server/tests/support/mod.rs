@@ -192,6 +192,7 @@ pub fn invite_secret(created: &CreatedRoom) -> Result<String> {
 }
 
 /// A created room with both seats taken.
+#[derive(Clone, Debug)]
 pub struct Seats {
     pub code: String,
     pub creator_token: String,

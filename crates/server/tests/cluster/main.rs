@@ -1,0 +1,19 @@
+//! Several server nodes on one PostgreSQL store behind HAProxy (`docker/haproxy.cfg`): whole games
+//! survive nodes killed with SIGKILL, and a node that lost a room to another can commit nothing for
+//! it. Real processes on loopback: PostgreSQL from `EVR_TEST_POSTGRES` (scripts/test.sh starts a
+//! throwaway cluster), `haproxy` from the PATH, `evr-server` as built for this test.
+//!
+//! Ignored by a plain `cargo test` (they need those services); scripts/test.sh runs them with
+//! `--ignored` once it has started PostgreSQL.
+
+// Test code: a failed unwrap is a failed test, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod bad_config;
+mod chaos;
+mod nodes;
+mod partition;
+mod player;

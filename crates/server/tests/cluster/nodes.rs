@@ -1,0 +1,124 @@
+//! The processes of a test cluster: `evr-server` nodes on a fresh PostgreSQL database and HAProxy
+//! in front of them with the repository's own configuration. Every process is killed when its
+//! handle is dropped, so a failing test leaves nothing running.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+
+use crate::support;
+
+pub fn free_port() -> Result<u16> {
+    Ok(std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
+}
+
+/// The PostgreSQL server the tests may create databases on.
+pub fn postgres_url() -> Result<String> {
+    std::env::var("EVR_TEST_POSTGRES")
+        .ok()
+        .filter(|u| !u.is_empty())
+        .context("EVR_TEST_POSTGRES is not set: run these tests through scripts/test.sh")
+}
+
+/// Waits until `GET path` on `addr` answers 200.
+pub async fn wait_ready(addr: SocketAddr, path: &str) -> Result<()> {
+    for _ in 0..400 {
+        if let Ok((200, _)) = support::http(addr, "GET", path, None).await {
+            return Ok(());
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    bail!("{addr}{path} did not become ready")
+}
+
+/// One `evr-server` process (started again after a kill on the same port).
+pub struct Node {
+    pub addr: SocketAddr,
+    store: String,
+    extra: Vec<String>,
+    log: PathBuf,
+    child: Option<Child>,
+}
+
+impl Node {
+    pub fn new(store: &str, extra: &[&str], logs: &std::path::Path, name: &str) -> Result<Node> {
+        Ok(Node {
+            addr: format!("127.0.0.1:{}", free_port()?).parse()?,
+            store: store.to_string(),
+            extra: extra.iter().map(|s| s.to_string()).collect(),
+            log: logs.join(format!("{name}.log")),
+            child: None,
+        })
+    }
+
+    pub async fn start(&mut self) -> Result<()> {
+        let log = std::fs::OpenOptions::new().create(true).append(true).open(&self.log)?;
+        let child = Command::new(env!("CARGO_BIN_EXE_evr-server"))
+            .args(["--bind", &self.addr.to_string(), "--store", &self.store])
+            // scripted players act far faster than people
+            .args(["--messages-per-second", "10000", "--rooms-per-minute", "100000"])
+            .args(&self.extra)
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()?;
+        self.child = Some(child);
+        wait_ready(self.addr, "/readyz").await
+    }
+
+    /// SIGKILL: no goodbye, no flush.
+    pub fn kill(&mut self) -> Result<()> {
+        if let Some(mut c) = self.child.take() {
+            c.kill()?;
+            c.wait()?;
+        }
+        Ok(())
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.child.is_some()
+    }
+}
+
+impl Drop for Node {
+    fn drop(&mut self) {
+        let _ = self.kill();
+    }
+}
+
+/// HAProxy with `docker/haproxy.cfg` in front of three nodes.
+pub struct Front {
+    pub addr: SocketAddr,
+    child: Child,
+}
+
+impl Front {
+    pub async fn start(nodes: &[Node; 3], logs: &std::path::Path) -> Result<Front> {
+        let config = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docker/haproxy.cfg");
+        let addr: SocketAddr = format!("127.0.0.1:{}", free_port()?).parse()?;
+        let child = Command::new("haproxy")
+            .args(["-db", "-f"])
+            .arg(&config)
+            .env("EVR_HAPROXY_BIND", addr.to_string())
+            .env("EVR_NODE1", nodes[0].addr.to_string())
+            .env("EVR_NODE2", nodes[1].addr.to_string())
+            .env("EVR_NODE3", nodes[2].addr.to_string())
+            .stdout(Stdio::null())
+            .stderr(std::fs::File::create(logs.join("haproxy.log"))?)
+            .spawn()
+            .context("starting haproxy (is it installed? scripts/test.sh installs it)")?;
+        let front = Front { addr, child };
+        wait_ready(addr, "/readyz").await?;
+        Ok(front)
+    }
+}
+
+impl Drop for Front {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
