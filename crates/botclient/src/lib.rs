@@ -22,7 +22,7 @@ pub use connection::Connection;
 pub use dial::Dialer;
 pub use error::ClientError;
 
-/// Reconnection attempts before giving up.
+/// Reconnection attempts in a row (without progress in between) before giving up.
 const MAX_RECONNECTS: u32 = 8;
 
 /// An invite link taken apart: `http://HOST:PORT/r/CODE/join#SECRET`.
@@ -101,9 +101,15 @@ pub async fn play_seat(
     let mut last_seq: Option<u32> = None;
     let mut attempt = 0u32;
     loop {
+        let before = last_seq;
         match play_connection(server, code, token, bot, games, &mut summary, &mut last_seq).await {
             Ok(()) => return Ok(summary),
             Err(e) if attempt < MAX_RECONNECTS && e.is_retryable() => {
+                // a connection that got somewhere (a server restarted, a room moved to another
+                // node) starts the count again: only failures in a row give up
+                if last_seq != before {
+                    attempt = 0;
+                }
                 attempt += 1;
                 summary.reconnects += 1;
                 tokio::time::sleep(Duration::from_millis(200 * 2u64.pow(attempt.min(5)))).await;

@@ -39,8 +39,11 @@ pub enum Command {
     Status {
         reply: oneshot::Sender<RoomStatus>,
     },
-    /// Another server claimed the room: let it go (`ownership.rs`).
-    Moved,
+    /// The store says the room's claim is now `claimed`: if that is newer than the room's own,
+    /// another server took it and the room lets go (`ownership.rs`).
+    Moved {
+        claimed: crate::store::Epoch,
+    },
     /// The computer opponent decided (`None`: it found nothing to do).
     ComputerAction {
         based_on: u32,

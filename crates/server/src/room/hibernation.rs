@@ -99,10 +99,12 @@ impl Dormant {
             tokio::select! {
                 cmd = rx.recv() => match cmd {
                     None | Some(Command::Shutdown) => return None,
-                    Some(Command::Moved) => {
+                    Some(Command::Moved { claimed }) if claimed > self.ownership.epoch() => {
                         registry.remove(&self.code, &self.ownership);
                         return None;
                     }
+                    // a claim this room made itself since the check read the store
+                    Some(Command::Moved { .. }) => {}
                     Some(Command::Status { reply }) => {
                         let _ = reply.send(RoomStatus {
                             code: self.code.clone(),

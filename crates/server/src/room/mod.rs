@@ -339,7 +339,7 @@ impl Room {
             }
             Command::ComputerAction { based_on, action } => self.computer_action(based_on, action).await,
             // the dispatcher lets the room go after this command (`ownership.rs`)
-            Command::Moved => self.ownership.lose(),
+            Command::Moved { claimed } => self.ownership.lose_to(claimed),
             Command::Shutdown => {
                 self.shut_down();
                 return std::ops::ControlFlow::Break(());

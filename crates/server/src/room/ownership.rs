@@ -48,6 +48,14 @@ impl Ownership {
         self.lost.store(true, Ordering::Relaxed);
     }
 
+    /// Lost if `claimed` is newer than this claim (the check that saw it may have read the store
+    /// before this room claimed it again, waking up).
+    pub fn lose_to(&self, claimed: Epoch) {
+        if claimed > self.epoch() {
+            self.lose();
+        }
+    }
+
     pub fn is_lost(&self) -> bool {
         self.lost.load(Ordering::Relaxed)
     }
@@ -117,10 +125,10 @@ pub async fn watch(app: Arc<App>) {
         };
         let stored: std::collections::HashMap<String, Epoch> = stored.into_iter().collect();
         for (code, handle) in rooms {
-            if stored.get(&code).is_some_and(|e| *e > handle.ownership.epoch()) {
-                handle.ownership.lose();
-                // a full mailbox is a busy room: it sees the loss on its next command or check
-                let _ = handle.tx.try_send(Command::Moved);
+            if let Some(claimed) = stored.get(&code).copied().filter(|e| *e > handle.ownership.epoch()) {
+                // the room decides (it may have claimed the room again meanwhile); a full mailbox
+                // is a busy room, told at the next check or fenced at its next write
+                let _ = handle.tx.try_send(Command::Moved { claimed });
             }
         }
     }

@@ -251,6 +251,25 @@ mod tests {
         assert!(matches!(g.submit(1, op("AFTER")).await, Ok(Ok(()))));
     }
 
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_fenced_write_is_answered_fenced_and_the_others_of_its_batch_are_committed() {
+        let g = group();
+        let ok = g.submit(1, op("OWNED"));
+        let fenced = g.submit(0, op("LOST"));
+        let also_ok = g.submit(1, op("ALSO-OWNED"));
+        assert!(matches!(ok.await, Ok(Ok(()))));
+        assert!(
+            matches!(fenced.await, Ok(Err(StoreError::Fenced))),
+            "fenced, not failed"
+        );
+        assert!(matches!(also_ok.await, Ok(Ok(()))));
+        assert_eq!(
+            batches(),
+            vec![3],
+            "one transaction: a fenced write does not fail its batch"
+        );
+    }
+
     #[test]
     fn outside_the_runtime_a_write_commits_at_once_and_after_close_nothing_is_taken() {
         let g = group();
