@@ -104,7 +104,8 @@ protocol_errors! {
     CannotClaimWin = "cannot_claim_win", status 409, fatal false;
     /// The server could not store or load; nothing changed.
     StorageFailed = "storage_failed", status 500, fatal false;
-    /// The server is shutting down; connect again in a moment.
+    /// The server is shutting down, or the room moved to another server (several servers sharing
+    /// one store); connect again in a moment.
     ShuttingDown = "shutting_down", status 503, fatal false;
 }
 

@@ -128,9 +128,9 @@ const TEXTS: { readonly [C in ClientErrorCode]: { readonly [L in Lang]: string }
     ja: "サーバーが保存できませんでした。もう一度お試しください。",
   },
   shutting_down: {
-    en: "The server is restarting.",
-    "zh-Hant": "伺服器正在重新啟動。",
-    ja: "サーバーが再起動中です。",
+    en: "Reconnecting to the game server…",
+    "zh-Hant": "正在重新連線至遊戲伺服器…",
+    ja: "ゲームサーバーに再接続しています…",
   },
   // the rules engine's (proto/ACTIONS.md)
   game_over: {

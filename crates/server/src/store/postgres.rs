@@ -504,9 +504,16 @@ async fn write_loop(client: Client, config: tokio_postgres::Config, mut jobs: mp
             None
         }
     };
-    let mut closing = None;
-    while closing.is_none() {
-        let Some(first) = jobs.recv().await else { break };
+    // whoever asked to close, told once everything queued before is committed
+    let mut closing = Vec::new();
+    loop {
+        // once closing, only what is already queued (more than one batch, maybe) is committed
+        let next = if closing.is_empty() {
+            jobs.recv().await
+        } else {
+            jobs.try_recv().ok()
+        };
+        let Some(first) = next else { break };
         let mut batch = Vec::new();
         let mut replies = Vec::new();
         let mut job = Some(first);
@@ -518,7 +525,7 @@ async fn write_loop(client: Client, config: tokio_postgres::Config, mut jobs: mp
                 }
                 Job::Close(done) => {
                     jobs.close();
-                    closing = Some(done);
+                    closing.push(done);
                 }
             }
             if batch.len() < MAX_BATCH {
@@ -556,7 +563,7 @@ async fn write_loop(client: Client, config: tokio_postgres::Config, mut jobs: mp
             }
         }
     }
-    if let Some(done) = closing {
+    for done in closing {
         let _ = done.send(());
     }
 }

@@ -408,6 +408,27 @@ async fn an_unknown_room_is_not_there_and_a_closed_store_takes_nothing() -> Resu
 }
 
 #[tokio::test]
+async fn closing_commits_every_write_queued_before_it() -> Result<()> {
+    for Opened { name, store } in stores("drain").await? {
+        room_with_actions(&store, CODE, 0).await?;
+        // more writes than one batch holds, queued and not awaited, then close
+        let answers: Vec<_> = (0..1500u32)
+            .map(|i| store.submit(FIRST_EPOCH, append(CODE, 1, 2 + i, Faction::Rebel, Action::PlayCard)))
+            .collect();
+        // at once, behind them (blocking this thread a moment, as the server's shutdown does)
+        store.close();
+        for (i, a) in answers.into_iter().enumerate() {
+            ensure!(matches!(a.await, Ok(Ok(()))), "{name}: write {i} was committed");
+        }
+        ensure!(
+            current_game(&load(&store, CODE)?)?.actions.len() == 1500,
+            "{name}: every queued write is stored"
+        );
+    }
+    Ok(())
+}
+
+#[tokio::test]
 async fn a_claim_fences_every_write_made_under_the_claim_before_it() -> Result<()> {
     for Opened { name, store } in stores("claim").await? {
         room_with_actions(&store, CODE, 2).await?;
