@@ -89,8 +89,9 @@ impl Room {
         let ids: Vec<ConnId> = self.conns.keys().copied().collect();
         for id in ids {
             self.send(id, &msg);
+            // dropping its outbox closes the connection (after the message)
+            self.remove_conn(id);
         }
-        self.conns.clear();
         registry.remove(&self.code, &self.ownership);
     }
 }

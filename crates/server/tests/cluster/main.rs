@@ -1,6 +1,7 @@
 //! Several server nodes on one PostgreSQL store behind HAProxy (`docker/haproxy.cfg`): whole games
-//! survive nodes killed with SIGKILL, and a node that lost a room to another can commit nothing for
-//! it. Real processes on loopback: PostgreSQL from `EVR_TEST_POSTGRES` (scripts/test.sh starts a
+//! survive nodes killed with SIGKILL (`chaos.rs`), a node that lost a room to another can commit
+//! nothing for it (`partition.rs`), every request of a room reaches one node however its code is
+//! typed (`routing.rs`), and bad store settings stop a server at start (`bad_config.rs`). Real processes on loopback: PostgreSQL from `EVR_TEST_POSTGRES` (scripts/test.sh starts a
 //! throwaway cluster), `haproxy` from the PATH, `evr-server` as built for this test.
 //!
 //! Ignored by a plain `cargo test` (they need those services); scripts/test.sh runs them with
@@ -17,3 +18,4 @@ mod chaos;
 mod nodes;
 mod partition;
 mod player;
+mod routing;

@@ -1,0 +1,120 @@
+//! HAProxy sends every request of a room to the node that serves it, however its code was typed:
+//! `docker/haproxy.cfg` writes the code as the server reads it (upper case, no dash, O as 0, I and
+//! L as 1) before hashing it. A request that reached another node would take the room over there
+//! and send its players reconnecting.
+
+use std::time::Duration;
+
+use anyhow::{Result, ensure};
+use evr_rules::Mode;
+
+use crate::nodes::{Front, Node, postgres_url};
+use crate::support::{self, Client};
+
+/// `code` as a person might type it: lower case, grouped with a dash, 0 as o and 1 as l.
+fn typed(code: &str) -> String {
+    let mut out = String::new();
+    for (i, c) in code.chars().enumerate() {
+        if i == 4 {
+            out.push('-');
+        }
+        out.push(match c {
+            '0' => 'o',
+            '1' => 'l',
+            c => c.to_ascii_lowercase(),
+        });
+    }
+    out
+}
+
+/// `evr_rooms_let_go_total` of one node (0 when it never let a room go).
+async fn let_go(node: &Node) -> Result<u64> {
+    let (_, metrics) = support::http(node.addr, "GET", "/metrics", None).await?;
+    Ok(metrics
+        .lines()
+        .find(|l| l.starts_with("evr_rooms_let_go_total"))
+        .and_then(|l| l.split_whitespace().last())
+        .and_then(|v| v.parse::<f64>().ok())
+        .map_or(0, |v| v as u64))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL and HAProxy: scripts/test.sh runs it"]
+async fn every_request_of_a_room_reaches_one_node_however_its_code_is_typed() -> Result<()> {
+    let url = support::postgres::fresh_database(&postgres_url()?, "cluster_routing").await?;
+    let logs = support::temp_dir("cluster-routing");
+    std::fs::create_dir_all(&logs)?;
+    let mut nodes = [
+        Node::new(&url, &[], &logs, "node1")?,
+        Node::new(&url, &[], &logs, "node2")?,
+        Node::new(&url, &[], &logs, "node3")?,
+    ];
+    for n in &mut nodes {
+        n.start().await?;
+    }
+    let front = Front::start(&nodes, &logs).await?;
+
+    let mut players = Vec::new();
+    for _ in 0..12 {
+        let seats = support::create_and_join(front.addr, Mode::Full).await?;
+        let (p, _) = Client::hello(front.addr, &seats.code, Some(&seats.creator_token), None).await?;
+        players.push((seats, p));
+    }
+    // a room created on another node than its own moves to its own at the first request there:
+    // counted from when that has settled
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let mut settled = 0;
+    for n in &nodes {
+        settled += let_go(n).await?;
+    }
+    for (seats, _) in &players {
+        let variant = typed(&seats.code);
+        let (status, body) = support::http(front.addr, "GET", &format!("/api/rooms/{variant}"), None).await?;
+        ensure!(status == 200, "{variant}: {status} {body}");
+        let (status, _) = support::http(front.addr, "GET", &format!("/r/{variant}/watch"), None).await?;
+        ensure!(status == 200, "the page of {variant}");
+        // a spectator by the typed code, on the WebSocket
+        let (_watcher, w) = Client::hello(front.addr, &variant, None, None).await?;
+        ensure!(w.room.code == seats.code, "{variant} is room {}", seats.code);
+    }
+    // wait past an ownership check: a room taken over elsewhere would have been let go by now
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let mut moved = 0;
+    for n in &nodes {
+        moved += let_go(n).await?;
+    }
+    ensure!(
+        moved == settled,
+        "{} rooms changed nodes: a typed code was routed elsewhere",
+        moved - settled
+    );
+    for (seats, p) in &mut players {
+        ensure!(
+            tokio::time::timeout(Duration::from_millis(200), p.recv_error())
+                .await
+                .is_err(),
+            "{}: the player was not told to reconnect",
+            seats.code
+        );
+    }
+    let spread = {
+        let mut per_node = Vec::new();
+        for n in &nodes {
+            let (_, metrics) = support::http(n.addr, "GET", "/metrics", None).await?;
+            let players = metrics
+                .lines()
+                .find(|l| l.starts_with("evr_connections{role=\"player\"}"))
+                .and_then(|l| l.split_whitespace().last())
+                .and_then(|v| v.parse::<f64>().ok())
+                // a node nobody connected to has not registered the gauge yet
+                .unwrap_or(0.0);
+            per_node.push(players as u64);
+        }
+        per_node
+    };
+    ensure!(
+        spread.iter().sum::<u64>() == 12 && spread.iter().filter(|c| **c > 0).count() >= 2,
+        "the twelve players are connected, over more than one node: {spread:?}"
+    );
+    Ok(())
+}
