@@ -86,6 +86,13 @@ impl GroupCommit {
         answer
     }
 
+    /// Runs `f` on the writing connection between two commits (a write that is not a room's:
+    /// a claim). Waiting for this lock is short; SQLite's own lock would make the loser sleep.
+    pub(super) fn with_connection<T>(&self, f: impl FnOnce(&mut Connection) -> T) -> Result<T, StoreError> {
+        let mut conn = self.conn.lock().map_err(|_| StoreError::Closed)?;
+        Ok(f(&mut conn))
+    }
+
     /// Takes no more writes and commits what is queued.
     pub(super) fn close(&self) {
         if let Ok(mut queue) = self.queue.lock() {

@@ -158,12 +158,15 @@ impl Store for SqliteStore {
     }
 
     fn claim_room(&self, code: &str) -> Result<Option<StoredRoom>, StoreError> {
-        let conn = self.reader.lock().map_err(|_| StoreError::Closed)?;
-        // a write on the reading connection: rare (a room coming into memory), and SQLite's lock
-        // (with the busy timeout) orders it with the group commit's transactions
-        conn.prepare_cached("UPDATE rooms SET owner_epoch = owner_epoch + 1 WHERE code = ?1")
-            .and_then(|mut stmt| stmt.execute([code]))
+        // on the writing connection, between two group commits: on the reading one, the group
+        // commit would meet SQLite's lock and sleep on the runtime's thread
+        self.writer
+            .with_connection(|conn| {
+                conn.prepare_cached("UPDATE rooms SET owner_epoch = owner_epoch + 1 WHERE code = ?1")
+                    .and_then(|mut stmt| stmt.execute([code]))
+            })?
             .map_err(|e| StoreError::Write(e.to_string()))?;
+        let conn = self.reader.lock().map_err(|_| StoreError::Closed)?;
         load_room(&conn, code)
     }
 
