@@ -23,6 +23,9 @@ pub struct App {
     /// Room actors and connection tasks, awaited on shutdown.
     pub tracker: TaskTracker,
     pub shutdown: CancellationToken,
+    /// On a shared store: whether the last check reached it (`room/ownership.rs`). A node that
+    /// cannot reach the store says it is not ready, and the front door sends players elsewhere.
+    pub store_reachable: std::sync::atomic::AtomicBool,
     next_conn: AtomicU64,
     /// Room creations per client address.
     pub room_limiter: DefaultKeyedRateLimiter<IpAddr>,
@@ -38,6 +41,7 @@ impl App {
             rooms: Arc::new(Registry::default()),
             tracker: TaskTracker::new(),
             shutdown: CancellationToken::new(),
+            store_reachable: std::sync::atomic::AtomicBool::new(true),
             next_conn: AtomicU64::new(1),
             room_limiter: RateLimiter::keyed(Quota::per_minute(per_minute)),
             prometheus,

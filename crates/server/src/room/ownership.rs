@@ -96,6 +96,14 @@ impl Room {
     }
 }
 
+/// The store did not answer the check: not ready until it does (the front door stops sending
+/// players here; this node's rooms stay fenced by their claims meanwhile).
+fn unreachable(app: &App, why: &str) {
+    if app.store_reachable.swap(false, Ordering::Relaxed) {
+        tracing::warn!(error = why, "cannot reach the store: not ready");
+    }
+}
+
 /// Checks, every `--ownership-check-ms`, that the rooms in memory are still this server's; tells those
 /// another server claimed to let go. Runs only on a shared store, until shutdown.
 pub async fn watch(app: Arc<App>) {
@@ -107,23 +115,33 @@ pub async fn watch(app: Arc<App>) {
             _ = app.shutdown.cancelled() => return,
             _ = tick.tick() => {}
         }
+        // also with no room in memory: the check is the node's readiness (`/readyz`)
         let rooms = app.rooms.all_with_codes();
-        if rooms.is_empty() {
-            continue;
-        }
         let codes: Vec<String> = rooms.iter().map(|(code, _)| code.clone()).collect();
         let store = app.store.clone();
-        let stored = match tokio::task::spawn_blocking(move || store.epochs(&codes)).await {
-            Ok(Ok(stored)) => stored,
-            Ok(Err(e)) => {
-                tracing::warn!(error = %e, "cannot check which rooms are still ours");
+        let checked = tokio::time::timeout(
+            every.max(Duration::from_secs(2)),
+            tokio::task::spawn_blocking(move || store.epochs(&codes)),
+        )
+        .await;
+        let stored = match checked {
+            Ok(Ok(Ok(stored))) => stored,
+            Ok(Ok(Err(e))) => {
+                unreachable(&app, &e.to_string());
                 continue;
             }
-            Err(e) => {
-                tracing::warn!(error = %e, "the ownership check stopped");
+            Ok(Err(e)) => {
+                unreachable(&app, &e.to_string());
+                continue;
+            }
+            Err(_) => {
+                unreachable(&app, "no answer");
                 continue;
             }
         };
+        if !app.store_reachable.swap(true, Ordering::Relaxed) {
+            tracing::info!("the store can be reached again: ready");
+        }
         let stored: std::collections::HashMap<String, Epoch> = stored.into_iter().collect();
         for (code, handle) in rooms {
             if let Some(claimed) = stored.get(&code).copied().filter(|e| *e > handle.ownership.epoch()) {

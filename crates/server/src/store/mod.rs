@@ -9,7 +9,9 @@ mod checkpoint;
 mod columns;
 mod group_commit;
 mod postgres;
+mod postgres_reads;
 mod postgres_schema;
+mod postgres_writes;
 mod sqlite;
 
 use std::path::PathBuf;

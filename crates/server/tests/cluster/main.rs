@@ -1,7 +1,8 @@
 //! Several server nodes on one PostgreSQL store behind HAProxy (`docker/haproxy.cfg`): whole games
 //! survive nodes killed with SIGKILL (`chaos.rs`), a node that lost a room to another can commit
 //! nothing for it (`partition.rs`), every request of a room reaches one node however its code is
-//! typed (`routing.rs`), and bad store settings stop a server at start (`bad_config.rs`). Real processes on loopback: PostgreSQL from `EVR_TEST_POSTGRES` (scripts/test.sh starts a
+//! typed (`routing.rs`), a node cut off from the database steps aside while its games go on
+//! elsewhere (`store_cut.rs`), and bad store settings stop a server at start (`bad_config.rs`). Real processes on loopback: PostgreSQL from `EVR_TEST_POSTGRES` (scripts/test.sh starts a
 //! throwaway cluster), `haproxy` from the PATH, `evr-server` as built for this test.
 //!
 //! Ignored by a plain `cargo test` (they need those services); scripts/test.sh runs them with
@@ -19,3 +20,4 @@ mod nodes;
 mod partition;
 mod player;
 mod routing;
+mod store_cut;

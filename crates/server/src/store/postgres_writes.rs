@@ -1,0 +1,342 @@
+//! The PostgreSQL store's writing side: its prepared statements (every write but a room's
+//! creation checks the room's claim in the same statement) and the group commit that runs them —
+//! every write queued while the previous batch committed joins the next transaction, pipelined.
+
+use evr_rules::Faction;
+use futures_util::future::join_all;
+use tokio::sync::{mpsc, oneshot};
+use tokio_postgres::types::ToSql;
+use tokio_postgres::{Client, Statement};
+
+use super::columns::{faction_text, json, secret_columns};
+use super::group_commit::outcome;
+use super::postgres::{PATIENCE, connect, describe};
+use super::{StoreError, Write, WriteOp};
+
+/// The most writes committed in one transaction.
+const MAX_BATCH: usize = 512;
+
+pub(super) type Reply = oneshot::Sender<Result<(), StoreError>>;
+
+/// What the writing task is sent.
+pub(super) enum Job {
+    Write(Write, Reply),
+    /// Commit what is queued, then stop and say so.
+    Close(std::sync::mpsc::Sender<()>),
+}
+
+fn write_error(e: &tokio_postgres::Error) -> StoreError {
+    StoreError::Write(describe(e))
+}
+
+/// The prepared statements of the writing connection.
+struct Statements {
+    create_room: Statement,
+    set_guest: Statement,
+    start_game: Statement,
+    append_action: Statement,
+    reveal_rebel: Statement,
+    reveal_imperial: Statement,
+    chat: Statement,
+    end_game: Statement,
+}
+
+/// The claim check every write but a room's creation makes, in its own statement: the room's row
+/// is read `FOR SHARE`, so a claim (which updates that row) waits for this transaction, and a
+/// write that comes after a claim sees it.
+const OWNED: &str = "EXISTS (SELECT 1 FROM rooms WHERE code = $1 AND owner_epoch = $EPOCH FOR SHARE)";
+
+async fn prepare(c: &Client) -> Result<Statements, tokio_postgres::Error> {
+    let owned = |n: u32| OWNED.replace("$EPOCH", &format!("${n}"));
+    Ok(Statements {
+        create_room: c
+            .prepare(
+                "INSERT INTO rooms (code, options, invite_hash, creator_hash, created_at, owner_epoch)
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+            )
+            .await?,
+        set_guest: c
+            .prepare("UPDATE rooms SET guest_hash = $2 WHERE code = $1 AND owner_epoch = $3")
+            .await?,
+        start_game: c
+            .prepare(&format!(
+                "INSERT INTO games (room_code, game_no, seed, seed_key, seed_salt, creator_faction, start_seq, started_at)
+                 SELECT $1, $2, $3, $4, $5, $6, $7, $8 WHERE {} ON CONFLICT DO NOTHING",
+                owned(9)
+            ))
+            .await?,
+        append_action: c
+            .prepare(&format!(
+                "INSERT INTO actions (room_code, game_no, seq, seat, action, action_id, clock_ms)
+                 SELECT $1, $2, $3, $4, $5, $6, $7 WHERE {} ON CONFLICT DO NOTHING",
+                owned(8)
+            ))
+            .await?,
+        reveal_rebel: c
+            .prepare(&format!(
+                "UPDATE games SET reveal_rebel = TRUE WHERE room_code = $1 AND game_no = $2 AND {}",
+                owned(3)
+            ))
+            .await?,
+        reveal_imperial: c
+            .prepare(&format!(
+                "UPDATE games SET reveal_imperial = TRUE WHERE room_code = $1 AND game_no = $2 AND {}",
+                owned(3)
+            ))
+            .await?,
+        chat: c
+            .prepare(&format!(
+                "INSERT INTO chat (room_code, id, game_no, at, channel, author, body)
+                 SELECT $1, $2, $3, $4, $5, $6, $7 WHERE {} ON CONFLICT DO NOTHING",
+                owned(8)
+            ))
+            .await?,
+        end_game: c
+            .prepare(&format!(
+                "UPDATE games SET result = $3 WHERE room_code = $1 AND game_no = $2 AND {}",
+                owned(4)
+            ))
+            .await?,
+    })
+}
+
+/// A statement's parameters, owned.
+type Params = Vec<Box<dyn ToSql + Sync + Send>>;
+
+/// The statement and parameters of one write.
+fn statement<'a>(s: &'a Statements, w: &Write) -> Result<(&'a Statement, Params), StoreError> {
+    let epoch = w.epoch as i64;
+    let unwritable = |e: serde_json::Error| StoreError::Write(format!("cannot encode: {e}"));
+    Ok(match &w.op {
+        WriteOp::CreateRoom {
+            code,
+            options,
+            invite_hash,
+            creator_hash,
+            created_at,
+        } => (
+            &s.create_room,
+            vec![
+                Box::new(code.clone()),
+                Box::new(json(options).map_err(unwritable)?),
+                Box::new(invite_hash.clone()),
+                Box::new(creator_hash.clone()),
+                Box::new(*created_at),
+                Box::new(epoch),
+            ],
+        ),
+        WriteOp::SetGuest { code, guest_hash } => (
+            &s.set_guest,
+            vec![Box::new(code.clone()), Box::new(guest_hash.clone()), Box::new(epoch)],
+        ),
+        WriteOp::StartGame {
+            code,
+            game_no,
+            secret,
+            creator_faction,
+            seq,
+            started_at,
+        } => {
+            let (seed, key, salt) = secret_columns(secret);
+            (
+                &s.start_game,
+                vec![
+                    Box::new(code.clone()),
+                    Box::new(i64::from(*game_no)),
+                    Box::new(seed),
+                    Box::new(key),
+                    Box::new(salt),
+                    Box::new(faction_text(*creator_faction).to_string()),
+                    Box::new(i64::from(*seq)),
+                    Box::new(*started_at),
+                    Box::new(epoch),
+                ],
+            )
+        }
+        WriteOp::AppendAction {
+            code,
+            game_no,
+            seq,
+            seat,
+            action,
+            action_id,
+            clock_ms,
+        } => (
+            &s.append_action,
+            vec![
+                Box::new(code.clone()),
+                Box::new(i64::from(*game_no)),
+                Box::new(i64::from(*seq)),
+                Box::new(faction_text(*seat).to_string()),
+                Box::new(json(action).map_err(unwritable)?),
+                Box::new(action_id.clone()),
+                Box::new(clock_ms.map(|c| json(&c)).transpose().map_err(unwritable)?),
+                Box::new(epoch),
+            ],
+        ),
+        WriteOp::AgreeToReveal { code, game_no, faction } => (
+            match faction {
+                Faction::Rebel => &s.reveal_rebel,
+                Faction::Imperial => &s.reveal_imperial,
+            },
+            vec![Box::new(code.clone()), Box::new(i64::from(*game_no)), Box::new(epoch)],
+        ),
+        WriteOp::Chat { code, chat } => {
+            let m = &chat.message;
+            (
+                &s.chat,
+                vec![
+                    Box::new(code.clone()),
+                    Box::new(m.id as i64),
+                    Box::new(i64::from(chat.game_no)),
+                    Box::new(m.at),
+                    Box::new(json(&m.channel).map_err(unwritable)?),
+                    Box::new(json(&m.from).map_err(unwritable)?),
+                    Box::new(json(&m.body).map_err(unwritable)?),
+                    Box::new(epoch),
+                ],
+            )
+        }
+        WriteOp::EndGame { code, game_no, result } => (
+            &s.end_game,
+            vec![
+                Box::new(code.clone()),
+                Box::new(i64::from(*game_no)),
+                Box::new(json(result).map_err(unwritable)?),
+                Box::new(epoch),
+            ],
+        ),
+    })
+}
+
+/// Runs `writes` on `c` (in its transaction, if one is open), pipelined: rows written per write.
+async fn run_writes(
+    c: &tokio_postgres::Transaction<'_>,
+    s: &Statements,
+    writes: &[Write],
+) -> Result<Vec<u64>, StoreError> {
+    let prepared = writes.iter().map(|w| statement(s, w)).collect::<Result<Vec<_>, _>>()?;
+    let runs = prepared.iter().map(|(stmt, params)| {
+        let params: Vec<&(dyn ToSql + Sync)> = params.iter().map(|p| p.as_ref() as &(dyn ToSql + Sync)).collect();
+        async move { c.execute(*stmt, &params).await }
+    });
+    join_all(runs)
+        .await
+        .into_iter()
+        .map(|r| r.map_err(|e| write_error(&e)))
+        .collect()
+}
+
+/// Commits `writes` in one transaction: for each, rows written.
+async fn commit(client: &mut Client, s: &Statements, writes: &[Write]) -> Result<Vec<u64>, StoreError> {
+    let tx = client.transaction().await.map_err(|e| write_error(&e))?;
+    let rows = run_writes(&tx, s, writes).await?;
+    tx.commit().await.map_err(|e| write_error(&e))?;
+    Ok(rows)
+}
+
+/// The writing connection, connected again (and its statements prepared) when lost.
+struct Writer {
+    client: Client,
+    statements: Statements,
+}
+
+async fn writer(config: &tokio_postgres::Config) -> Result<Writer, StoreError> {
+    let connecting = async {
+        let client = connect(config).await.map_err(|e| write_error(&e))?;
+        let statements = prepare(&client).await.map_err(|e| write_error(&e))?;
+        Ok(Writer { client, statements })
+    };
+    tokio::time::timeout(PATIENCE, connecting)
+        .await
+        .unwrap_or_else(|_| Err(StoreError::Write(format!("no answer in {} s", PATIENCE.as_secs()))))
+}
+
+/// The group commit: every write queued while the previous batch committed joins the next one.
+/// A batch that fails is committed write by write, so that only the failing write is refused.
+pub(super) async fn write_loop(client: Client, config: tokio_postgres::Config, mut jobs: mpsc::UnboundedReceiver<Job>) {
+    let mut conn = match prepare(&client).await {
+        Ok(statements) => Some(Writer { client, statements }),
+        Err(e) => {
+            tracing::error!(error = %describe(&e), "cannot prepare the store's statements");
+            None
+        }
+    };
+    // whoever asked to close, told once everything queued before is committed
+    let mut closing = Vec::new();
+    loop {
+        // once closing, only what is already queued (more than one batch, maybe) is committed
+        let next = if closing.is_empty() {
+            jobs.recv().await
+        } else {
+            jobs.try_recv().ok()
+        };
+        let Some(first) = next else { break };
+        let mut batch = Vec::new();
+        let mut replies = Vec::new();
+        let mut job = Some(first);
+        while let Some(j) = job.take() {
+            match j {
+                Job::Write(w, reply) => {
+                    batch.push(w);
+                    replies.push(reply);
+                }
+                Job::Close(done) => {
+                    jobs.close();
+                    closing.push(done);
+                }
+            }
+            if batch.len() < MAX_BATCH {
+                job = jobs.try_recv().ok();
+            }
+        }
+        if batch.is_empty() {
+            continue;
+        }
+        if conn.as_ref().is_none_or(|w| w.client.is_closed()) {
+            conn = writer(&config).await.ok();
+        }
+        let Some(w) = conn.as_mut() else {
+            for reply in replies {
+                let _ = reply.send(Err(StoreError::Write("the database cannot be reached".into())));
+            }
+            continue;
+        };
+        // a commit with no answer fails its writes (none acknowledged; one that did commit meanwhile
+        // is found at the next write of its room, fenced, and the room reloads) and the connection
+        // is made again
+        let Ok(committed) = tokio::time::timeout(PATIENCE, commit(&mut w.client, &w.statements, &batch)).await else {
+            for reply in replies {
+                let _ = reply.send(Err(StoreError::Write(format!("no answer in {} s", PATIENCE.as_secs()))));
+            }
+            conn = None;
+            continue;
+        };
+        match committed {
+            Ok(rows) => {
+                for (rows, reply) in rows.into_iter().zip(replies) {
+                    let _ = reply.send(outcome(rows > 0));
+                }
+            }
+            Err(e) if batch.len() == 1 => {
+                for reply in replies {
+                    let _ = reply.send(Err(StoreError::Write(e.to_string())));
+                }
+            }
+            Err(_) => {
+                for (write, reply) in batch.into_iter().zip(replies) {
+                    let alone = tokio::time::timeout(
+                        PATIENCE,
+                        commit(&mut w.client, &w.statements, std::slice::from_ref(&write)),
+                    )
+                    .await
+                    .unwrap_or_else(|_| Err(StoreError::Write(format!("no answer in {} s", PATIENCE.as_secs()))));
+                    let _ = reply.send(alone.and_then(|rows| outcome(rows.first().is_some_and(|n| *n > 0))));
+                }
+            }
+        }
+    }
+    for done in closing {
+        let _ = done.send(());
+    }
+}
