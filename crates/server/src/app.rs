@@ -64,6 +64,7 @@ impl App {
             .await
             .map_err(|e| RoomLoadError::Task(e.to_string()))??;
         let Some(stored) = stored else { return Ok(None) };
+        let claimed = stored.epoch;
         let room = Room::recover(stored, self.store.clone(), self.config.clone())?;
         // Another request may have loaded it meanwhile: then theirs is the room and ours is dropped
         // before its actor ever starts.
@@ -73,6 +74,9 @@ impl App {
         if started {
             metrics::counter!(m::ROOMS_LOADED).increment(1);
             tracing::debug!(room = code, "room loaded from the store");
+        } else {
+            // our claim raised the room's epoch past the running actor's (both are this server's)
+            handle.ownership.adopt(claimed);
         }
         Ok(Some(handle))
     }

@@ -350,9 +350,14 @@ impl Room {
 
     /// Tells every connection the server is going away.
     fn shut_down(&mut self) {
+        self.tell_to_reconnect("the server is restarting; reconnect in a moment");
+    }
+
+    /// Sends every connection `shutting_down` (clients connect again in a moment); `why` in words.
+    fn tell_to_reconnect(&mut self, why: &str) {
         let msg = ServerMsg::Error {
             code: ErrorCode::ShuttingDown,
-            message: "the server is restarting; reconnect in a moment".into(),
+            message: why.into(),
             action_id: None,
         };
         let ids: Vec<ConnId> = self.conns.keys().copied().collect();

@@ -2,16 +2,15 @@
 //! that brings a room into memory claims it (`Store::claim_room`: the room's epoch goes up) and
 //! makes every write under that epoch; the store refuses writes under an older one
 //! (`StoreError::Fenced`). A room whose write is fenced, or whose claim another server has
-//! taken (seen by [`watch`] every `--ownership-check-ms`, a second by default), lets go: it tells its connections to connect
-//! again (the front door then sends them to the room's owner) and leaves this server's memory.
+//! taken (seen by [`watch`] every `--ownership-check-ms`, a second by default), lets go: it tells
+//! its connections to connect again (the front door then sends them to the room's owner) and
+//! leaves this server's memory.
 //! Nothing is lost: what it had acknowledged is in the store, and what was fenced was never
 //! acknowledged.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
-
-use evr_protocol::{ErrorCode, ServerMsg};
 
 use super::{Command, ConnId, Room};
 use crate::app::App;
@@ -42,6 +41,12 @@ impl Ownership {
     pub fn renew(&self, epoch: Epoch) {
         self.epoch.store(epoch, Ordering::Relaxed);
         self.lost.store(false, Ordering::Relaxed);
+    }
+
+    /// Another claim this server made for the same room (two requests loaded it at once; one
+    /// actor runs): the room holds the newer of the two, so that its writes are not fenced by it.
+    pub fn adopt(&self, epoch: Epoch) {
+        self.epoch.fetch_max(epoch, Ordering::Relaxed);
     }
 
     pub fn lose(&self) {
@@ -81,14 +86,9 @@ impl Room {
     pub(super) fn let_go(&mut self, registry: &super::Registry) {
         metrics::counter!(m::ROOMS_LET_GO).increment(1);
         tracing::info!(room = %self.code, "another server owns this room now: letting it go");
-        let msg = ServerMsg::Error {
-            code: ErrorCode::ShuttingDown,
-            message: "this room moved to another server; reconnect in a moment".into(),
-            action_id: None,
-        };
+        self.tell_to_reconnect("this room moved to another server; reconnect in a moment");
         let ids: Vec<ConnId> = self.conns.keys().copied().collect();
         for id in ids {
-            self.send(id, &msg);
             // dropping its outbox closes the connection (after the message)
             self.remove_conn(id);
         }

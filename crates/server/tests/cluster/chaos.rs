@@ -9,7 +9,7 @@ use evr_rules::Mode;
 use evr_server::store::{PostgresStore, Store};
 use rand::{RngExt, SeedableRng};
 
-use crate::nodes::{Front, Node, postgres_url};
+use crate::nodes::{cluster, postgres_url};
 use crate::player::{self, Script, Seen};
 use crate::support;
 
@@ -20,17 +20,7 @@ const KILLS: usize = 12;
 #[ignore = "needs PostgreSQL and HAProxy: scripts/test.sh runs it"]
 async fn games_through_haproxy_survive_nodes_killed_at_random() -> Result<()> {
     let url = support::postgres::fresh_database(&postgres_url()?, "cluster_chaos").await?;
-    let logs = support::temp_dir("cluster-chaos");
-    std::fs::create_dir_all(&logs)?;
-    let mut nodes = [
-        Node::new(&url, &[], &logs, "node1")?,
-        Node::new(&url, &[], &logs, "node2")?,
-        Node::new(&url, &[], &logs, "node3")?,
-    ];
-    for n in &mut nodes {
-        n.start().await?;
-    }
-    let front = Front::start(&nodes, &logs).await?;
+    let (mut nodes, front) = cluster("cluster-chaos", [&url, &url, &url]).await?;
 
     // rooms created through the front door (any node), each with two players and a spectator
     let mut games = Vec::new();

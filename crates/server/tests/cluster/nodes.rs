@@ -89,6 +89,38 @@ impl Drop for Node {
     }
 }
 
+/// Three nodes started on `urls` (one store URL each) and HAProxy in front of them, logging
+/// into a fresh directory named after `test`.
+pub async fn cluster(test: &str, urls: [&str; 3]) -> Result<([Node; 3], Front)> {
+    let logs = support::temp_dir(test);
+    std::fs::create_dir_all(&logs)?;
+    let mut nodes = [
+        Node::new(urls[0], &[], &logs, "node1")?,
+        Node::new(urls[1], &[], &logs, "node2")?,
+        Node::new(urls[2], &[], &logs, "node3")?,
+    ];
+    for n in &mut nodes {
+        n.start().await?;
+    }
+    let front = Front::start(&nodes, &logs).await?;
+    Ok((nodes, front))
+}
+
+/// The value of the metric line starting with `name` on `node` (0 while it was never recorded:
+/// a counter or gauge appears with its first change).
+pub async fn metric(node: &Node, name: &str) -> Result<u64> {
+    let (_, metrics) = support::http(node.addr, "GET", "/metrics", None).await?;
+    Ok(metrics
+        .lines()
+        .find(|l| l.starts_with(name))
+        .and_then(|l| l.split_whitespace().last())
+        .and_then(|v| v.parse::<f64>().ok())
+        .map_or(0, |v| v as u64))
+}
+
+/// A node's seated players connected now.
+pub const PLAYERS: &str = "evr_connections{role=\"player\"}";
+
 /// HAProxy with `docker/haproxy.cfg` in front of three nodes.
 pub struct Front {
     pub addr: SocketAddr,

@@ -113,7 +113,8 @@ async fn session(
             c.send(&support::action(last.unwrap_or(0), id.clone(), chosen)).await?;
             pending = Some(id);
         }
-        match next(&mut c).await? {
+        // (a connection quiet for 10 s fails here, and is resumed like a lost one)
+        match c.recv().await? {
             ServerMsg::Update { seq, .. } => {
                 let expected = last.map_or(seq, |l| l + 1);
                 if seq != expected {
@@ -140,9 +141,4 @@ async fn session(
             _ => {}
         }
     }
-}
-
-/// The next message; a connection quiet for long is treated as lost (it is then resumed).
-async fn next(c: &mut Client) -> Result<ServerMsg> {
-    c.recv().await
 }

@@ -8,7 +8,7 @@ use std::time::Duration;
 use anyhow::{Result, ensure};
 use evr_rules::Mode;
 
-use crate::nodes::{Front, Node, postgres_url};
+use crate::nodes::{PLAYERS, cluster, metric, postgres_url};
 use crate::support::{self, Client};
 
 /// `code` as a person might type it: lower case, grouped with a dash, 0 as o and 1 as l.
@@ -27,32 +27,11 @@ fn typed(code: &str) -> String {
     out
 }
 
-/// `evr_rooms_let_go_total` of one node (0 when it never let a room go).
-async fn let_go(node: &Node) -> Result<u64> {
-    let (_, metrics) = support::http(node.addr, "GET", "/metrics", None).await?;
-    Ok(metrics
-        .lines()
-        .find(|l| l.starts_with("evr_rooms_let_go_total"))
-        .and_then(|l| l.split_whitespace().last())
-        .and_then(|v| v.parse::<f64>().ok())
-        .map_or(0, |v| v as u64))
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs PostgreSQL and HAProxy: scripts/test.sh runs it"]
 async fn every_request_of_a_room_reaches_one_node_however_its_code_is_typed() -> Result<()> {
     let url = support::postgres::fresh_database(&postgres_url()?, "cluster_routing").await?;
-    let logs = support::temp_dir("cluster-routing");
-    std::fs::create_dir_all(&logs)?;
-    let mut nodes = [
-        Node::new(&url, &[], &logs, "node1")?,
-        Node::new(&url, &[], &logs, "node2")?,
-        Node::new(&url, &[], &logs, "node3")?,
-    ];
-    for n in &mut nodes {
-        n.start().await?;
-    }
-    let front = Front::start(&nodes, &logs).await?;
+    let (nodes, front) = cluster("cluster-routing", [&url, &url, &url]).await?;
 
     let mut players = Vec::new();
     for _ in 0..12 {
@@ -65,7 +44,7 @@ async fn every_request_of_a_room_reaches_one_node_however_its_code_is_typed() ->
     tokio::time::sleep(Duration::from_millis(1500)).await;
     let mut settled = 0;
     for n in &nodes {
-        settled += let_go(n).await?;
+        settled += metric(n, "evr_rooms_let_go_total").await?;
     }
     for (seats, _) in &players {
         let variant = typed(&seats.code);
@@ -81,7 +60,7 @@ async fn every_request_of_a_room_reaches_one_node_however_its_code_is_typed() ->
     tokio::time::sleep(Duration::from_millis(1500)).await;
     let mut moved = 0;
     for n in &nodes {
-        moved += let_go(n).await?;
+        moved += metric(n, "evr_rooms_let_go_total").await?;
     }
     ensure!(
         moved == settled,
@@ -97,21 +76,10 @@ async fn every_request_of_a_room_reaches_one_node_however_its_code_is_typed() ->
             seats.code
         );
     }
-    let spread = {
-        let mut per_node = Vec::new();
-        for n in &nodes {
-            let (_, metrics) = support::http(n.addr, "GET", "/metrics", None).await?;
-            let players = metrics
-                .lines()
-                .find(|l| l.starts_with("evr_connections{role=\"player\"}"))
-                .and_then(|l| l.split_whitespace().last())
-                .and_then(|v| v.parse::<f64>().ok())
-                // a node nobody connected to has not registered the gauge yet
-                .unwrap_or(0.0);
-            per_node.push(players as u64);
-        }
-        per_node
-    };
+    let mut spread = Vec::new();
+    for n in &nodes {
+        spread.push(metric(n, PLAYERS).await?);
+    }
     ensure!(
         spread.iter().sum::<u64>() == 12 && spread.iter().filter(|c| **c > 0).count() >= 2,
         "the twelve players are connected, over more than one node: {spread:?}"

@@ -11,7 +11,7 @@ use anyhow::{Context, Result, ensure};
 use evr_rules::Mode;
 use tokio::net::{TcpListener, TcpStream};
 
-use crate::nodes::{Front, Node, postgres_url};
+use crate::nodes::{PLAYERS, cluster, metric, postgres_url};
 use crate::player::{self, Script};
 use crate::support;
 
@@ -61,36 +61,16 @@ impl Relay {
     }
 }
 
-/// `evr_connections{role="player"}` of one node.
-async fn players_on(node: &Node) -> Result<u64> {
-    let (_, metrics) = support::http(node.addr, "GET", "/metrics", None).await?;
-    Ok(metrics
-        .lines()
-        .find(|l| l.starts_with("evr_connections{role=\"player\"}"))
-        .and_then(|l| l.split_whitespace().last())
-        .and_then(|v| v.parse::<f64>().ok())
-        .map_or(0, |v| v as u64))
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs PostgreSQL and HAProxy: scripts/test.sh runs it"]
 async fn a_node_cut_off_from_the_database_steps_aside_and_its_games_go_on_elsewhere() -> Result<()> {
     let url = support::postgres::fresh_database(&postgres_url()?, "cluster_cut").await?;
-    let logs = support::temp_dir("cluster-cut");
-    std::fs::create_dir_all(&logs)?;
     let (login, rest) = url.split_once('@').context("a user in the URL")?;
     let (server, database) = rest.split_once('/').context("a database in the URL")?;
     let relay = Relay::start(server.to_string()).await?;
     let relayed = format!("{login}@127.0.0.1:{}/{database}", relay.port);
-    let mut nodes = [
-        Node::new(&relayed, &[], &logs, "node1-relayed")?,
-        Node::new(&url, &[], &logs, "node2")?,
-        Node::new(&url, &[], &logs, "node3")?,
-    ];
-    for n in &mut nodes {
-        n.start().await?;
-    }
-    let front = Front::start(&nodes, &logs).await?;
+    // node 1 reaches the database through the relay
+    let (nodes, front) = cluster("cluster-cut", [&relayed, &url, &url]).await?;
 
     // games under way, until some are played on node 1
     let mut games = Vec::new();
@@ -111,7 +91,7 @@ async fn a_node_cut_off_from_the_database_steps_aside_and_its_games_go_on_elsewh
         }
     }
     tokio::time::sleep(Duration::from_millis(1500)).await;
-    let before = players_on(&nodes[0]).await?;
+    let before = metric(&nodes[0], PLAYERS).await?;
     ensure!(before > 0, "some of the twelve games are played on node 1");
 
     relay.open.store(false, Ordering::Relaxed);
@@ -129,7 +109,7 @@ async fn a_node_cut_off_from_the_database_steps_aside_and_its_games_go_on_elsewh
     // HAProxy takes it out (two failed checks) and cuts its WebSockets; the players move
     let mut gone = false;
     for _ in 0..200 {
-        if players_on(&nodes[0]).await? == 0 {
+        if metric(&nodes[0], PLAYERS).await? == 0 {
             gone = true;
             break;
         }
