@@ -6,6 +6,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, ensure};
 use evr_protocol::ReplayEyes;
 use evr_rules::Mode;
+use evr_server::fairness::GameSecret;
 use evr_server::store::{PostgresStore, Store};
 use rand::{RngExt, SeedableRng};
 
@@ -92,7 +93,8 @@ async fn games_through_haproxy_survive_nodes_killed_at_random() -> Result<()> {
 }
 
 /// Every acknowledged action is stored exactly once at the seq its ack named, and the log has no
-/// hole and no action twice.
+/// hole and no action twice. And the game's key and salt (its shuffles) reached nobody before the
+/// end, whichever node served them.
 async fn check_store(store: &std::sync::Arc<PostgresStore>, code: &str, seen: &[Seen]) -> Result<()> {
     let (s, c) = (store.clone(), code.to_string());
     let game = tokio::task::spawn_blocking(move || s.load_game(&c, 1))
@@ -104,6 +106,25 @@ async fn check_store(store: &std::sync::Arc<PostgresStore>, code: &str, seen: &[
         seqs == (from..from + seqs.len() as u32).collect::<Vec<_>>(),
         "{code}: the stored log has no hole: {seqs:?}"
     );
+    let GameSecret::Committed { key, salt } = game.secret else {
+        anyhow::bail!("{code}: a new game has a committed key");
+    };
+    let hex = |bytes: &[u8]| bytes.iter().map(|b| format!("{b:02x}")).collect::<String>();
+    let (key, salt) = (hex(&key), hex(&salt));
+    for viewer in seen {
+        ensure!(
+            viewer.frames_until_end.len() > 10,
+            "{code}: frames were recorded ({})",
+            viewer.frames_until_end.len()
+        );
+        for frame in &viewer.frames_until_end {
+            let frame = frame.to_ascii_lowercase();
+            ensure!(
+                !frame.contains(&key) && !frame.contains(&salt),
+                "{code}: the key or salt was sent before the end: {frame}"
+            );
+        }
+    }
     let ids: HashSet<&str> = game.actions.iter().map(|a| a.action_id.as_str()).collect();
     ensure!(ids.len() == game.actions.len(), "{code}: no action stored twice");
     for viewer in seen {

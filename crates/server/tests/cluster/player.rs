@@ -22,6 +22,8 @@ pub struct Seen {
     pub views: BTreeMap<u32, View>,
     /// `action_id` → the `seq` its ack named.
     pub acked: BTreeMap<String, u32>,
+    /// Every frame received until the one that showed the game's end, as sent.
+    pub frames_until_end: Vec<String>,
     pub reconnects: u32,
     pub finished: bool,
 }
@@ -86,6 +88,7 @@ async fn session(
     rng: &mut rand::rngs::SmallRng,
 ) -> Result<()> {
     let (mut c, welcome) = Client::hello(script.front, &script.code, script.token.as_deref(), *last).await?;
+    seen.frames_until_end.extend(c.raw.iter().cloned());
     if let Some(before) = *last
         && welcome.seq < before
     {
@@ -114,7 +117,9 @@ async fn session(
             pending = Some(id);
         }
         // (a connection quiet for 10 s fails here, and is resumed like a lost one)
-        match c.recv().await? {
+        let msg = c.recv().await?;
+        seen.frames_until_end.extend(c.raw.last().cloned());
+        match msg {
             ServerMsg::Update { seq, .. } => {
                 let expected = last.map_or(seq, |l| l + 1);
                 if seq != expected {
