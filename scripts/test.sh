@@ -122,6 +122,15 @@ PG_BIN="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)"
 step cargo "Rust tests (release: the property tests play thousands of games)" \
   cargo test --workspace --release --locked --no-fail-fast
 
+# The browser client's round results against the engine: `evr views` (target/release/evr, built by
+# the step above for crates/cli's integration tests) plays 200 random games and writes what each
+# viewer receives; the client replays them through its store and derived state
+# (web-client/engine/roundOutcome.test.tsx). Only the fields that test reads: ~28 MB, ~10 s.
+step vitest "browser client: round results against the engine over 200 random games" bash -c '
+  views="$(realpath "$1")/views.jsonl"
+  target/release/evr views --games 200 --fields viewer,mode,phase,round,rounds,pending,outcome,log >"$views" &&
+    cd web-client && EVR_ENGINE_VIEWS="$views" npx vitest run -c vitest.engine.config.ts' _ "$SERVICES_DIR"
+
 step cargo "cluster: three nodes on PostgreSQL behind HAProxy, nodes killed with SIGKILL, a cut-off node fenced" \
   cargo test --release --locked -p evr-server --test cluster -- --ignored
 

@@ -3,7 +3,8 @@ import { render } from "preact";
 import { act } from "preact/test-utils";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { setLanguage } from "../src/i18n";
-import type { Action, RoundResult, View } from "../src/net/protocol";
+import type { Action, View } from "../src/net/protocol";
+import type { RoundOutcome } from "../src/state/derived";
 import { GameStore } from "../src/state/store";
 import { CardDetail, inspected } from "../src/ui/CardDetail";
 import { CharacterChoice } from "../src/ui/CharacterChoice";
@@ -409,7 +410,8 @@ describe("UI", () => {
   });
 
   it("dominance says what the winner takes, a losing Bureaucracy, or the event going under the deck", () => {
-    const base: RoundResult = {
+    const base: Extract<RoundOutcome, { state: "decided" }> = {
+      state: "decided",
       round: 2,
       event: "Battle of Hoth",
       objective: 17,
@@ -431,7 +433,7 @@ describe("UI", () => {
     expect(awardLines({ ...base, eligible: [true, false] })).not.toContain(
       "Imperial lost with Bureaucracy: +2 influence",
     );
-    expect(awardLines({ ...base, winner: null, reason: null, would_be_winner: null })).toEqual([
+    expect(awardLines({ ...base, winner: null, reason: "both_bust", would_be_winner: null })).toEqual([
       "The event goes face down to the bottom of the event deck.",
     ]);
   });

@@ -17,10 +17,12 @@
 //! - [`expect`]: the checks of a scenario's `expect` block;
 //! - [`json_path`]: dotted paths and the comparisons the checks use;
 //! - [`dump`]: the omniscient state dump (hidden zones included — for scenario authors only);
-//! - [`random`]: a random legal game, told in English.
+//! - [`random`]: a random legal game, told in English;
+//! - [`views`]: random games as each viewer receives them (JSON lines, for client tests).
 
 pub mod dump;
 pub mod expect;
 pub mod json_path;
 pub mod random;
 pub mod scenario;
+pub mod views;

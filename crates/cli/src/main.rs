@@ -8,6 +8,7 @@ use anyhow::{Context, Result, bail};
 
 use evr_cli::random::RandomGame;
 use evr_cli::scenario::{self, EXIT_BAD_INPUT, EXIT_MISMATCH};
+use evr_cli::views::ViewGames;
 use evr_rules::{Faction, Mode, Viewer};
 
 const USAGE: &str = "\
@@ -25,6 +26,13 @@ USAGE:
         Play a random legal game and print its log in English, as the viewer sees it
         (default: full game, spectator).
 
+    evr views --games N [--first-seed S] [--mode full|tutorial] [--fields F1,F2,…]
+        Play N random legal games (seeds S, S+1, …; default S = 1) and print, one JSON line per
+        game and viewer (rebel seat, imperial seat, spectator), what the server would send that
+        viewer: the view as the game starts, then for every action the view's changed fields and
+        the action's events as that viewer may know them. For testing clients against the engine.
+        --fields keeps only those top-level fields of the view (e.g. rounds,pending): less output.
+
     evr verify REPLAY.json
         Check a finished game's replay file (downloaded from its game page; proto/REPLAY.md):
         SHA-256(salt ‖ seed) must be the commitment published at the game's start, the rules
@@ -41,6 +49,7 @@ enum Command {
     Help,
     Scenario(PathBuf),
     Random(RandomGame),
+    Views(ViewGames),
     Verify(PathBuf),
 }
 
@@ -54,6 +63,7 @@ fn parse_args(args: &[String]) -> Result<Command> {
             _ => bail!("evr scenario takes exactly one FILE.json"),
         },
         Some("random") => parse_random(&args[1..]).map(Command::Random),
+        Some("views") => parse_views(&args[1..]).map(Command::Views),
         Some("verify") => match &args[1..] {
             [file] if !file.starts_with('-') => Ok(Command::Verify(PathBuf::from(file))),
             [] => bail!("evr verify needs a REPLAY.json"),
@@ -71,20 +81,8 @@ fn parse_random(args: &[String]) -> Result<RandomGame> {
     while let Some(flag) = it.next() {
         let mut value = || it.next().with_context(|| format!("{flag} needs a value"));
         match flag.as_str() {
-            "--seed" => {
-                let v = value()?;
-                seed = Some(
-                    v.parse::<u64>()
-                        .with_context(|| format!("--seed {v:?}: not a number"))?,
-                );
-            }
-            "--mode" => {
-                mode = match value()?.as_str() {
-                    "full" => Mode::Full,
-                    "tutorial" => Mode::Tutorial,
-                    v => bail!("--mode {v:?}: use full or tutorial"),
-                }
-            }
+            "--seed" => seed = Some(parse_number(flag, value()?)?),
+            "--mode" => mode = parse_mode(value()?)?,
             "--viewer" => {
                 viewer = match value()?.as_str() {
                     "spectator" => Viewer::Spectator,
@@ -98,6 +96,52 @@ fn parse_random(args: &[String]) -> Result<RandomGame> {
     }
     let seed = seed.context("evr random needs --seed N")?;
     Ok(RandomGame { seed, mode, viewer })
+}
+
+fn parse_mode(v: &str) -> Result<Mode> {
+    match v {
+        "full" => Ok(Mode::Full),
+        "tutorial" => Ok(Mode::Tutorial),
+        v => bail!("--mode {v:?}: use full or tutorial"),
+    }
+}
+
+fn parse_number(flag: &str, v: &str) -> Result<u64> {
+    v.parse::<u64>().with_context(|| format!("{flag} {v:?}: not a number"))
+}
+
+fn parse_views(args: &[String]) -> Result<ViewGames> {
+    let mut games = None;
+    let mut first_seed = 1;
+    let mut mode = Mode::Full;
+    let mut fields: Option<Vec<String>> = None;
+    let mut it = args.iter();
+    while let Some(flag) = it.next() {
+        let v = it.next().with_context(|| format!("{flag} needs a value"))?;
+        match flag.as_str() {
+            "--games" => games = Some(parse_number(flag, v)?),
+            "--first-seed" => first_seed = parse_number(flag, v)?,
+            "--mode" => mode = parse_mode(v)?,
+            "--fields" => fields = Some(v.split(',').map(str::to_string).collect()),
+            other => bail!("evr views: unknown option {other:?}"),
+        }
+    }
+    let games = games.context("evr views needs --games N")?;
+    if let Some(fields) = &fields {
+        let known = evr_cli::views::view_fields()?;
+        if let Some(unknown) = fields.iter().find(|f| !known.contains(f)) {
+            bail!(
+                "--fields: a view has no field {unknown:?} (it has {})",
+                known.join(", ")
+            );
+        }
+    }
+    Ok(ViewGames {
+        games,
+        first_seed,
+        mode,
+        fields,
+    })
 }
 
 fn run_verify(file: &Path) -> ExitCode {
@@ -197,6 +241,17 @@ fn main() -> ExitCode {
         }
         Command::Scenario(file) => run_scenario(&file),
         Command::Verify(file) => run_verify(&file),
+        Command::Views(games) => {
+            // Buffered: a few hundred thousand short writes otherwise.
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            match games.write(&mut out) {
+                Ok(_) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("evr: {e:#}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         Command::Random(game) => match game.play() {
             Ok(lines) => {
                 let mut text = lines.join("\n");

@@ -207,6 +207,8 @@ export const en = {
   "dominance.bureaucracy": "{side} lost with Bureaucracy: +2 influence",
   "dominance.effect": "Event effect",
   "dominance.toBottom": "The event goes face down to the bottom of the event deck.",
+  "dominance.decidedNext": "the winner is decided next",
+  "dominance.undecided": "The winner of this round has not been decided.",
   "reason.higher_total": "higher total",
   "reason.tie_balance_token": "tie — the balance token favours the {side}",
   "reason.opponent_bust": "the opponent is bust",

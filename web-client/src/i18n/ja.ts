@@ -209,6 +209,8 @@ export const ja: Messages = {
   "dominance.bureaucracy": "{side}は「官僚主義」で敗北：影響力 +2",
   "dominance.effect": "イベントの効果",
   "dominance.toBottom": "イベントは裏向きでイベント・デッキの一番下に置かれます。",
+  "dominance.decidedNext": "勝者はこの後で決まる",
+  "dominance.undecided": "このラウンドの勝者はまだ決まっていない。",
   "reason.higher_total": "総リソース値が高い",
   "reason.tie_balance_token": "同点 — バランス・トークンは{side}側",
   "reason.opponent_bust": "相手がバースト",

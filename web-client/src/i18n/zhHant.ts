@@ -209,6 +209,8 @@ export const zhHant: Messages = {
   "dominance.bureaucracy": "{side}以「官僚體制」落敗：+2 影響力",
   "dominance.effect": "事件效果",
   "dominance.toBottom": "事件牌正面向下放到事件牌堆底部。",
+  "dominance.decidedNext": "接著決定獲勝方",
+  "dominance.undecided": "本回合的獲勝方尚未決定。",
   "reason.higher_total": "總資源點數較高",
   "reason.tie_balance_token": "平手 — 均勢標記在{side}一方",
   "reason.opponent_bust": "對手爆掉",

@@ -1,7 +1,18 @@
 // Pure helpers over a View: what the UI needs to show the next move. No framework imports.
 
 import { cardsIn, catalogIndex } from "../data/cards";
-import type { Action, Card, CardRef, Choice, Faction, PlayerView, Role, View } from "../net/protocol";
+import type {
+  Action,
+  Card,
+  CardRef,
+  Choice,
+  Faction,
+  PendingView,
+  PlayerView,
+  Role,
+  RoundResult,
+  View,
+} from "../net/protocol";
 
 export function myFaction(role: Role | null): Faction | null {
   return role && role.role === "seat" ? role.faction : null;
@@ -161,9 +172,87 @@ export function strategyChoices(view: View): { rebel: Action[]; imperial: Action
   return out;
 }
 
-/** The game's winner side, if decided, and VP per round for the small chart. */
+/** What the reveal settled (R-5.1): it stands whatever happens next. Arrays are [rebel, imperial]. */
+interface RoundReveal {
+  round: number;
+  event: RoundResult["event"];
+  objective: number;
+  strategies: RoundResult["strategies"];
+  totals_at_reveal: [number, number];
+  /** total not above the objective at the reveal (else bust: the strategy does not resolve) */
+  eligible: [boolean, boolean];
+}
+
+/** A round's result as far as the engine has decided it. */
+export type RoundOutcome =
+  | (RoundReveal & {
+      state: "undetermined";
+      /** the choice the decision waits for (R-5.2: a Support), while the round is being played */
+      waiting: { owner: Faction; source: PendingView["source"] } | null;
+    })
+  | (RoundReveal & {
+      state: "decided";
+      direct_assault: [boolean, boolean];
+      /** after Direct Assault (R-5.2) */
+      totals: [number, number];
+      bust: [boolean, boolean];
+      would_be_winner: Faction | null;
+      deception: boolean;
+      /** null: nobody wins, the event goes under the deck (R-5.6) */
+      winner: Faction | null;
+      reason: NonNullable<RoundResult["reason"]>;
+      /** VP at the end of the round; null until the engine has written them (the round's cleanup,
+       *  R-5.8 to R-5.11, or the end of the game): an event effect's choice may come first */
+      vp_after: [number, number] | null;
+    });
+
+/** The one place the client reads a round's result: whether the engine has decided it, and what
+ *  it decided. The engine puts the round in `rounds` at the reveal with placeholders for what is
+ *  not known yet (no Direct Assault, nobody bust, no winner, 0 VP) and fills them in when it
+ *  determines victory (R-5.2 to R-5.4), which is when `reason` becomes non-null; reading the
+ *  placeholders as a result would announce "nobody wins" while a Support is still being chosen. */
+export function roundOutcome(view: View, round: number): RoundOutcome | null {
+  const r = view.rounds.find((x) => x.round === round);
+  if (!r) return null;
+  const reveal: RoundReveal = {
+    round: r.round,
+    event: r.event,
+    objective: r.objective,
+    strategies: r.strategies,
+    totals_at_reveal: r.totals_at_reveal,
+    eligible: r.eligible,
+  };
+  if (r.reason === null) {
+    const live = r.round === view.round && view.phase === "dominance" && view.pending !== null;
+    return {
+      ...reveal,
+      state: "undetermined",
+      waiting: live && view.pending ? { owner: view.pending.owner, source: view.pending.source } : null,
+    };
+  }
+  // The cleanup moves on to the next round (or ends the game), so a round before the current one,
+  // or any round of a finished game, has its final VP.
+  const vpFinal = r.round < view.round || view.outcome !== null;
+  return {
+    ...reveal,
+    state: "decided",
+    direct_assault: r.direct_assault,
+    totals: r.totals,
+    bust: r.bust,
+    would_be_winner: r.would_be_winner,
+    deception: r.deception,
+    winner: r.winner,
+    reason: r.reason,
+    vp_after: vpFinal ? r.vp_after : null,
+  };
+}
+
+/** VP after each round for the small chart: the rounds whose VP the engine has settled. */
 export function vpByRound(view: View): { round: number; vp: [number, number] }[] {
-  return view.rounds.filter((r) => r.reason !== null).map((r) => ({ round: r.round, vp: r.vp_after }));
+  return view.rounds.flatMap((r) => {
+    const o = roundOutcome(view, r.round);
+    return o?.state === "decided" && o.vp_after ? [{ round: o.round, vp: o.vp_after }] : [];
+  });
 }
 
 /** The option a click on a glowing card picks: the one naming only that card, else the first naming it. */

@@ -1,7 +1,8 @@
 import { EVENT_INFO } from "../data/cards";
-import { colon, effectText, eventName, sideName, strategyName, t } from "../i18n";
-import type { RoundResult, View } from "../net/protocol";
+import { cardName, colon, effectText, eventName, sideName, strategyName, t } from "../i18n";
+import type { PendingView, View } from "../net/protocol";
 import { FACTIONS } from "../net/protocol";
+import type { RoundOutcome } from "../state/derived";
 
 export function EventCard({ view }: { view: View }) {
   const ev = view.event;
@@ -67,46 +68,80 @@ export function EventCard({ view }: { view: View }) {
   );
 }
 
-/** One line of why the round went the way it did. */
-function resultLine(r: RoundResult): string {
-  if (!r.winner || !r.reason) return t("dominance.noWinner");
+type DecidedRound = Extract<RoundOutcome, { state: "decided" }>;
+
+/** The name of what a pending choice comes from (a card, a strategy or an event). */
+function sourceName(source: PendingView["source"]): string {
+  switch (source.kind) {
+    case "card":
+      return cardName(source.card.card);
+    case "strategy":
+      return strategyName(source.strategy);
+    case "event":
+      return eventName(source.event);
+  }
+}
+
+/** One line of why the round went the way it did, or what its result still waits for. */
+function resultLine(o: RoundOutcome, ended: boolean): string {
+  if (o.state === "undetermined") {
+    if (ended || !o.waiting) return t("dominance.undecided");
+    const who = t("pending.other", { side: sideName(o.waiting.owner), source: sourceName(o.waiting.source) });
+    return `${who} — ${t("dominance.decidedNext")}`;
+  }
+  if (!o.winner) return t("dominance.noWinner");
   const why =
-    r.reason === "tie_balance_token"
-      ? t("reason.tie_balance_token", { side: sideName(r.winner) })
-      : t(`reason.${r.reason}`);
-  return `${t("dominance.winner", { side: sideName(r.winner) })} — ${why}`;
+    o.reason === "tie_balance_token"
+      ? t("reason.tie_balance_token", { side: sideName(o.winner) })
+      : t(`reason.${o.reason}`);
+  return `${t("dominance.winner", { side: sideName(o.winner) })} — ${why}`;
 }
 
 /** What the round's result gave each side (R-5.5, R-5.6): the event with its VP and influence, a
  *  loser's Bureaucracy, the event's effect — or the event going back under the deck. */
-export function awardLines(r: RoundResult): string[] {
-  const info = EVENT_INFO.find((e) => e.name === r.event);
-  if (!r.winner) return [t("dominance.toBottom")];
-  const loser = r.winner === "rebel" ? "imperial" : "rebel";
+export function awardLines(o: DecidedRound): string[] {
+  const info = EVENT_INFO.find((e) => e.name === o.event);
+  if (!o.winner) return [t("dominance.toBottom")];
+  const loser = o.winner === "rebel" ? "imperial" : "rebel";
   const li = loser === "rebel" ? 0 : 1;
   const lines = [
     t("dominance.award", {
-      side: sideName(r.winner),
-      event: eventName(r.event),
+      side: sideName(o.winner),
+      event: eventName(o.event),
       vp: info?.vp ?? 0,
       influence: info?.influence ?? 0,
     }),
   ];
-  if (r.strategies[li] === "bureaucracy" && r.eligible[li])
+  if (o.strategies[li] === "bureaucracy" && o.eligible[li])
     lines.push(t("dominance.bureaucracy", { side: sideName(loser) }));
   const wi = 1 - li;
-  if (r.vp_after[wi]! < 7 && info && info.effect !== "none" && !info.effect.startsWith("ban_")) {
+  // The effect resolves unless the award ended the game (R-5.7), which settles the VP at once.
+  const gameWon = o.vp_after !== null && o.vp_after[wi]! >= 7;
+  if (!gameWon && info && info.effect !== "none" && !info.effect.startsWith("ban_")) {
     lines.push(`${t("dominance.effect")}${colon()}${effectText(info.effect)}`);
   }
   return lines;
 }
 
-export function RoundSummary({ result, tutorial = false }: { result: RoundResult; tutorial?: boolean }) {
+/** The Dominance panel of one round: what the reveal settled, and the result only once the engine
+ *  has decided it (`roundOutcome`). `ended`: the game is over (a claimed win or a lost clock may
+ *  end it while the round waits). */
+export function RoundSummary({
+  outcome: o,
+  tutorial = false,
+  ended = false,
+}: {
+  outcome: RoundOutcome;
+  tutorial?: boolean;
+  ended?: boolean;
+}) {
+  const decided = o.state === "decided" ? o : null;
+  const awards = decided ? (tutorial ? [t("coach.noVp")] : awardLines(decided)) : [];
   return (
-    <section class="panel dominance" aria-labelledby={`round-${result.round}`}>
-      <h3 id={`round-${result.round}`}>
-        {t("dominance.title")} · {t("table.round", { n: result.round })} ·{" "}
-        {t("dominance.event", { event: eventName(result.event), objective: result.objective })}
+    <section class="panel dominance" aria-labelledby={`round-${o.round}`}>
+      <h3 id={`round-${o.round}`}>
+        {t("dominance.title")} · {t("table.round", { n: o.round })} ·{" "}
+        {t("dominance.event", { event: eventName(o.event), objective: o.objective })}
       </h3>
       <table class="reveal">
         <caption class="sr-only">{t("dominance.revealed")}</caption>
@@ -114,30 +149,32 @@ export function RoundSummary({ result, tutorial = false }: { result: RoundResult
           {FACTIONS.map((f, i) => (
             <tr key={f} class={f}>
               <th scope="row">{sideName(f)}</th>
-              <td class="strategy-flip">{strategyName(result.strategies[i] ?? null)}</td>
+              <td class="strategy-flip">{strategyName(o.strategies[i] ?? null)}</td>
               <td>
-                {result.totals_at_reveal[i]}
-                {result.direct_assault[i] && (
+                {o.totals_at_reveal[i]}
+                {decided?.direct_assault[i] && (
                   <>
                     {" "}
-                    {t("dominance.directAssault")} = {result.totals[i]}
+                    {t("dominance.directAssault")} = {decided.totals[i]}
                   </>
                 )}
               </td>
               <td>
-                {result.bust[i] ? <strong class="bust">{t("table.bust")}</strong> : ""}
-                {!result.eligible[i] && <span class="muted"> ({t("dominance.notEligible")})</span>}
+                {decided?.bust[i] ? <strong class="bust">{t("table.bust")}</strong> : ""}
+                {!o.eligible[i] && <span class="muted"> ({t("dominance.notEligible")})</span>}
               </td>
             </tr>
           ))}
         </tbody>
       </table>
-      <p class="big">{resultLine(result)}</p>
-      <ul class="award">
-        {(tutorial ? [t("coach.noVp")] : awardLines(result)).map((line) => (
-          <li key={line}>{line}</li>
-        ))}
-      </ul>
+      <p class="big">{resultLine(o, ended)}</p>
+      {awards.length > 0 && (
+        <ul class="award">
+          {awards.map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+      )}
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import { sideName, t } from "../i18n";
 import { otherFaction, type View } from "../net/protocol";
-import { vpByRound } from "../state/derived";
+import { roundOutcome, vpByRound } from "../state/derived";
 import type { GameStore } from "../state/store";
 import { Archive } from "./Archive";
 import { RoundSummary } from "./Event";
@@ -12,7 +12,8 @@ export function GameOver({ store }: { store: GameStore }) {
   const room = store.room.value;
   const me = store.me.value;
   const o = view.outcome;
-  const last = view.rounds[view.rounds.length - 1];
+  const lastRound = view.rounds[view.rounds.length - 1];
+  const last = lastRound ? roundOutcome(view, lastRound.round) : null;
   const winner = room?.forfeit_winner ?? o?.winner ?? null;
   const headline = !winner
     ? t("over.draw")
@@ -46,7 +47,7 @@ export function GameOver({ store }: { store: GameStore }) {
         )
       )}
       {points.length > 0 && !tutorial && <VpChart points={points} />}
-      {last && <RoundSummary result={last} tutorial={tutorial} />}
+      {last && <RoundSummary outcome={last} tutorial={tutorial} ended />}
       {room && <ReplayPanel room={room} me={me} onReveal={() => store.revealReplay()} />}
       {room && <Archive code={room.code} refresh={`${room.game_number}:${room.reveal_agreed.join()}`} />}
       <FairnessPanel fairness={room?.fairness ?? null} open />

@@ -2,7 +2,7 @@ import { useState } from "preact/hooks";
 import { STRATEGIES } from "../data/cards";
 import { colon, sideName, strategyName, strategyText, t } from "../i18n";
 import { FACTIONS, otherFaction, type PlayerView, type Strategy } from "../net/protocol";
-import { myAnswers, playerOf, strategyChoices } from "../state/derived";
+import { myAnswers, playerOf, roundOutcome, strategyChoices } from "../state/derived";
 import type { GameStore } from "../state/store";
 import { ScoreStrip } from "./Counts";
 import { EventCard, RoundSummary } from "./Event";
@@ -31,7 +31,9 @@ export function Planning({ store }: { store: GameStore }) {
   const view = store.view.value!;
   const me = store.me.value;
   const choices = strategyChoices(view);
-  const last = view.rounds.length > 0 ? view.rounds[view.rounds.length - 1] : null;
+  // the last round played before this one
+  const prev = view.rounds[view.rounds.length - 1];
+  const last = prev && prev.round < view.round ? roundOutcome(view, prev.round) : null;
   return (
     <div class={`board planning${myAnswers(view, store.role.value).length > 0 ? " choosing" : ""}`}>
       <div class="board-main">
@@ -93,7 +95,7 @@ export function Planning({ store }: { store: GameStore }) {
       <aside class="board-side" aria-label={t("event.title")}>
         <PendingPanel store={store} />
         <EventCard view={view} />
-        {last && last.round < view.round && <RoundSummary result={last} />}
+        {last && <RoundSummary outcome={last} />}
       </aside>
     </div>
   );

@@ -2,7 +2,7 @@ import { useEffect, useRef } from "preact/hooks";
 import { cardsIn } from "../data/cards";
 import { cardName, colon, sideName, strategyName, t } from "../i18n";
 import { type Faction, otherFaction, type PlayerView, type View } from "../net/protocol";
-import { choiceKey, myAnswers, optionForCard, playerOf, refKey, totalStatus } from "../state/derived";
+import { choiceKey, myAnswers, optionForCard, playerOf, refKey, roundOutcome, totalStatus } from "../state/derived";
 import type { GameStore } from "../state/store";
 import { CardFace } from "./Card";
 import { Coach } from "./Coach";
@@ -21,7 +21,7 @@ export function Table({ store }: { store: GameStore }) {
   const view = store.view.value!;
   const bottom = store.bottom.value;
   const top = otherFaction(bottom);
-  const current = view.rounds.find((r) => r.round === view.round);
+  const current = roundOutcome(view, view.round);
   // while this player answers a pending choice the side column widens to hold its options
   const answers = myAnswers(view, store.role.value).length;
   const choosing = answers > 0 ? (answers > MANY_OPTIONS ? " choosing many" : " choosing") : "";
@@ -39,7 +39,7 @@ export function Table({ store }: { store: GameStore }) {
         <PendingPanel store={store} />
         <EventCard view={view} />
         <Totals view={view} />
-        {current && <RoundSummary result={current} tutorial={view.mode === "tutorial"} />}
+        {current && <RoundSummary outcome={current} tutorial={view.mode === "tutorial"} />}
       </aside>
     </div>
   );
