@@ -14,4 +14,8 @@ id: number,
 /**
  * When it was stored, in milliseconds since 1970 (UTC).
  */
-at: number, channel: ChatChannel, from: ChatAuthor, body: ChatBody, };
+at: number, channel: ChatChannel, from: ChatAuthor, body: ChatBody, 
+/**
+ * A seat's display name when it wrote (a spectator's is in `from`); absent: shown as its side.
+ */
+name?: string, };

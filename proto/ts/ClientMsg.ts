@@ -6,4 +6,4 @@ import type { ChatChannel } from "./ChatChannel";
 /**
  * A client message.
  */
-export type ClientMsg = { "type": "hello", version: number, token: string | null, last_seq: number | null, } | { "type": "action", based_on: number, action_id: string, action: Action, } | { "type": "rematch" } | { "type": "claim_win" } | { "type": "reveal_replay" } | { "type": "chat", channel: ChatChannel, body: ChatBody, name: string | null, } | { "type": "ping" };
+export type ClientMsg = { "type": "hello", version: number, token: string | null, last_seq: number | null, } | { "type": "action", based_on: number, action_id: string, action: Action, } | { "type": "rematch" } | { "type": "claim_win" } | { "type": "reveal_replay" } | { "type": "chat", channel: ChatChannel, body: ChatBody, name: string | null, } | { "type": "set_name", name: string | null, } | { "type": "ping" };

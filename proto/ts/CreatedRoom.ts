@@ -21,4 +21,9 @@ invite_url: string | null,
 /**
  * Link for spectators; `null` when the room does not allow spectators.
  */
-watch_url: string | null, };
+watch_url: string | null, 
+/**
+ * The join code (`JOIN_CODE_DIGITS` digits) a friend types with the room code to take the
+ * other seat; only the creator is told it. `null` when the computer takes the other seat.
+ */
+join_code: string | null, };

@@ -30,4 +30,8 @@ forfeit_reason: ForfeitReason | null,
 /**
  * Its replay file can be downloaded (`replay_path`): over, and revealed by both players.
  */
-replay_available: boolean, };
+replay_available: boolean, 
+/**
+ * The players' display names in this game, `[rebel, imperial]` (`null`: shown as the side).
+ */
+names: [string | null, string | null], };

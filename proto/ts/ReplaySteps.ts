@@ -44,6 +44,10 @@ forfeit_winner: Faction | null,
  */
 forfeit_reason: ForfeitReason | null, 
 /**
+ * The players' display names in this game, `[rebel, imperial]` (`null`: shown as the side).
+ */
+names: [string | null, string | null], 
+/**
  * The game as it started, then after each of its actions, in order.
  */
 steps: Array<ReplayStep>, };

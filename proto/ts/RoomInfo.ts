@@ -34,4 +34,9 @@ fairness: Fairness | null,
  * Which players agreed to show everything of the finished game in its replay, `[rebel,
  * imperial]`; its file can be downloaded once both did.
  */
-reveal_agreed: [boolean, boolean], };
+reveal_agreed: [boolean, boolean], 
+/**
+ * The players' display names in the current game, `[rebel, imperial]` (`null`: shown as the
+ * side). Text, never markup.
+ */
+names: [string | null, string | null], };

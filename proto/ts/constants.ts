@@ -8,3 +8,12 @@ export const MAX_FRAME_BYTES = 16384;
 
 /** Longest accepted action id. */
 export const MAX_ACTION_ID_LEN = 64;
+
+/** Longest display name, in characters. */
+export const MAX_NAME_CHARS = 24;
+
+/** Digits of a room's join code. */
+export const JOIN_CODE_DIGITS = 6;
+
+/** How long a link that moves a seat to another device works, in seconds. */
+export const TRANSFER_LINK_SECS = 600;

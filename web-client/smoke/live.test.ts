@@ -35,7 +35,7 @@ describe("live server", () => {
     const api = new ApiClient((i, init) => fetch(base + i, init));
     const room = await api.createRoom({ side: "rebel", mode: "full", spectators: "anyone_with_link" });
     const invite = (room.invite_url ?? "").split("#")[1]!;
-    const joined = await api.joinRoom(room.code, invite);
+    const joined = await api.joinRoom(room.code, { invite });
     const a = seat(room.code, room.token);
     const b = seat(room.code, joined.token);
     const w = seat(room.code, null);

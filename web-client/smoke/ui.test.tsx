@@ -48,7 +48,7 @@ describe("UI against the live server", () => {
 
       // the bot takes the other seat
       const api = new ApiClient((i, init) => fetch(base + i, init));
-      const joined = await api.joinRoom(code, invite.hash.slice(1));
+      const joined = await api.joinRoom(code, { invite: invite.hash.slice(1) });
       const bot = new GameStore();
       const conn = new Connection({
         url: `${base.replace(/^http/, "ws")}/ws/${code}`,

@@ -111,9 +111,9 @@ describe("Entering a room by its code", () => {
   /** Answers the room API like the server: `rooms` maps codes to whether their seat is free. */
   function fakeApi(rooms: Record<string, { seat_free: boolean; spectators: "off" | "anyone_with_link" }>) {
     const calls: string[] = [];
-    globalThis.fetch = (async (input: string, init?: { method?: string }) => {
+    globalThis.fetch = (async (input: string, init?: { method?: string; body?: string }) => {
       const method = init?.method ?? "GET";
-      calls.push(`${method} ${input}`);
+      calls.push(`${method} ${input}${init?.body ? ` ${init.body}` : ""}`);
       const m = /^\/api\/rooms\/([^/]+)(\/join)?$/.exec(input);
       const room = m ? rooms[m[1]!] : undefined;
       const answer = (status: number, body: unknown) =>
@@ -127,13 +127,16 @@ describe("Entering a room by its code", () => {
     return calls;
   }
 
-  async function enterCode(typed: string) {
+  async function enterCode(typed: string, joinCode = "") {
     await mountAt("/");
     const input = root.querySelector("input#code") as HTMLInputElement;
-    act(() => {
-      input.value = typed;
-      input.dispatchEvent(new Event("input", { bubbles: true }));
-    });
+    const type = (el: HTMLInputElement, value: string) =>
+      act(() => {
+        el.value = value;
+        el.dispatchEvent(new Event("input", { bubbles: true }));
+      });
+    type(input, typed);
+    if (joinCode) type(root.querySelector("input#join-code") as HTMLInputElement, joinCode);
     const form = input.closest("form") as HTMLFormElement;
     await act(async () => {
       form.dispatchEvent(new Event("submit", { bubbles: true, cancelable: true }));
@@ -141,12 +144,21 @@ describe("Entering a room by its code", () => {
     });
   }
 
-  it("takes the free seat with the code as typed (any case, grouped)", async () => {
+  it("takes the free seat with the code as typed (any case, grouped) and the join code", async () => {
     const calls = fakeApi({ KJCHM97E: { seat_free: true, spectators: "anyone_with_link" } });
-    await enterCode(" kjch-m97e ");
-    expect(calls).toEqual(["GET /api/rooms/KJCHM97E", "POST /api/rooms/KJCHM97E/join"]);
+    await enterCode(" kjch-m97e ", "204 518");
+    expect(calls).toEqual(["GET /api/rooms/KJCHM97E", 'POST /api/rooms/KJCHM97E/join {"join_code":"204518"}']);
     expect(localStorage.getItem("evr.token.KJCHM97E")).toBe("guest-token");
     expect(location.pathname).toBe("/r/KJCHM97E");
+  });
+
+  it("the room code alone never takes a seat: it asks for the join code, or offers to watch", async () => {
+    const calls = fakeApi({ KJCHM97E: { seat_free: true, spectators: "anyone_with_link" } });
+    await enterCode("KJCH-M97E");
+    expect(calls).toEqual(["GET /api/rooms/KJCHM97E"]);
+    expect(root.textContent).toContain("type the 6-digit join code its creator gave you");
+    expect(localStorage.getItem("evr.token.KJCHM97E")).toBeNull();
+    expect(location.pathname).toBe("/");
   });
 
   it("offers to watch when both seats are taken", async () => {
@@ -173,7 +185,8 @@ describe("Entering a room by its code", () => {
     localStorage.setItem("evr.token.KJCHM97E", "creator-token");
     const calls = fakeApi({ KJCHM97E: { seat_free: true, spectators: "anyone_with_link" } });
     await enterCode("kjchm97e");
-    expect(calls).toEqual([]);
+    // (the list of this device's rooms asks where its seat stands; entering asks nothing)
+    expect(calls.filter((c) => !c.endsWith("/seat"))).toEqual([]);
     expect(location.pathname).toBe("/r/KJCHM97E");
     expect(localStorage.getItem("evr.token.KJCHM97E")).toBe("creator-token");
   });

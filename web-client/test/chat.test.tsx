@@ -110,10 +110,10 @@ describe("chat", () => {
     });
     act(() => send.click());
     expect(sent).toEqual([["spectators", { kind: "text", text: "go rebels" }, "Ana"]]);
-    expect(prefs.value.chatName).toBe("Ana");
+    expect(prefs.value.name).toBe("Ana");
     expect(root().querySelector(".chat-name")).toBeNull();
     loadPrefs(storage);
-    expect(prefs.value.chatName).toBe("Ana");
+    expect(prefs.value.name).toBe("Ana");
   });
 
   it("a player mutes the spectators or the opponent's typed messages for themselves", () => {

@@ -74,7 +74,7 @@ describe("clocks", () => {
       store.apply({ type: "room", room: { ...ROOM, forfeit_winner: "rebel", forfeit_reason: "time" } });
       expect(store.forfeited.value).toBe(true);
       act(() => render(<GameOver store={store} />, root()));
-      expect(root().textContent).toContain("The Imperial ran out of time.");
+      expect(root().textContent).toContain("Imperial ran out of time.");
       expect(root().querySelector(".headline")?.textContent).toBe("You win!");
     } finally {
       vi.unstubAllGlobals();

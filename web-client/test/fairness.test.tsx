@@ -80,8 +80,7 @@ describe("replay reveal", () => {
 
     act(() => render(<ReplayPanel room={room([true, false])} me="rebel" onReveal={() => {}} />, root()));
     expect(root().querySelector("button.reveal-agree")).toBeNull();
-    expect(root().textContent).toContain("You agreed to reveal this game.");
-    expect(root().textContent).toContain("Waiting for the Imperial to agree.");
+    expect(root().textContent).toContain("You agreed. Waiting for Imperial to agree.");
     expect(root().querySelector("a[download]")).toBeNull();
 
     act(() => render(<ReplayPanel room={room([true, true])} me={null} onReveal={() => {}} />, root()));
@@ -148,7 +147,7 @@ describe("the room's games", () => {
       expect(rows[0]!.textContent).toContain("Rebel 3 – 7 Imperial");
       expect(rows[0]!.querySelector("a[download]")?.getAttribute("href")).toBe(replayUrl(ROOM.code, 1));
       expect(rows[1]!.querySelector("a.watch-replay")?.getAttribute("href")).toBe(`/r/${ROOM.code}/games/2`);
-      expect(rows[1]!.textContent).toContain("The Rebel claimed the win");
+      expect(rows[1]!.textContent).toContain("Rebel claimed the win");
       expect(rows[1]!.querySelector("a[download]")).toBeNull();
       expect(rows[1]!.textContent).toContain("not revealed");
     } finally {

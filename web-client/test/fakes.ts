@@ -154,6 +154,7 @@ export const ROOM = {
   // SHA-256(salt ‖ seed) of FAIR_SALT and FAIR_SEED below; seed and salt are told after the game
   fairness: { commitment: FAIR_COMMITMENT, seed: null, salt: null } as Fairness | null,
   reveal_agreed: [false, false] as [boolean, boolean],
+  names: [null, null] as [string | null, string | null],
 };
 
 export const PRESENCE = {

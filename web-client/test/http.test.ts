@@ -18,6 +18,7 @@ describe("ApiClient", () => {
       token: "t",
       invite_url: "https://evr.example/r/Q7/join#s",
       watch_url: null,
+      join_code: "204518",
     };
     const api = new ApiClient(fakeFetch(201, created, calls));
     await expect(api.createRoom({ side: "random", mode: "full", spectators: "off" })).resolves.toEqual(created);
@@ -27,17 +28,41 @@ describe("ApiClient", () => {
   it("joins with the invite and surfaces refusals as ApiError codes", async () => {
     const calls: { url: string; body?: string }[] = [];
     const api = new ApiClient(fakeFetch(409, { code: "seat_taken", message: "taken" }, calls));
-    const err = await api.joinRoom("Q7", "secret").catch((e: unknown) => e);
+    const err = await api.joinRoom("Q7", { invite: "secret" }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ status: 409, code: "seat_taken" });
     expect(calls[0]).toEqual({ url: "/api/rooms/Q7/join", body: '{"invite":"secret"}' });
+  });
+
+  it("joins with a join code under a name, never with the room code alone", async () => {
+    const calls: { url: string; body?: string }[] = [];
+    const api = new ApiClient(fakeFetch(200, { seat: "rebel", token: "t" }, calls));
+    await api.joinRoom("Q7", { join_code: "204518" }, "Ana");
+    expect(calls[0]).toEqual({ url: "/api/rooms/Q7/join", body: '{"join_code":"204518","name":"Ana"}' });
+  });
+
+  it("moves a seat with the seat token in Authorization, and takes it with the link's secret", async () => {
+    const seen: { url: string; init?: Parameters<FetchLike>[1] }[] = [];
+    const api = new ApiClient(async (url, init) => {
+      seen.push({ url, init });
+      return { ok: true, status: 201, json: async () => ({ url: "/r/Q7/take#s", expires_at: 1 }) };
+    });
+    await api.transferSeat("Q7", "tok");
+    await api.takeSeat("Q7", "s");
+    await api.seatSummary("Q7", "tok");
+    expect(seen.map((s) => [s.url, s.init?.method, s.init?.headers?.authorization ?? null])).toEqual([
+      ["/api/rooms/Q7/transfer", "POST", "Bearer tok"],
+      ["/api/rooms/Q7/take", "POST", null],
+      ["/api/rooms/Q7/seat", "GET", "Bearer tok"],
+    ]);
+    expect(seen[1]?.init?.body).toBe('{"secret":"s"}');
   });
 
   it("maps network failures to code network", async () => {
     const api = new ApiClient(async () => {
       throw new TypeError("offline");
     });
-    await expect(api.joinRoom("Q7", "s")).rejects.toMatchObject({ code: "network", status: 0 });
+    await expect(api.joinRoom("Q7", { invite: "s" })).rejects.toMatchObject({ code: "network", status: 0 });
   });
 
   it("an answer that is not the protocol's is bad_response, with the status", async () => {
@@ -48,7 +73,7 @@ describe("ApiClient", () => {
         throw new SyntaxError("Unexpected token <");
       },
     });
-    await expect(new ApiClient(proxyPage).joinRoom("Q7", "s")).rejects.toMatchObject({
+    await expect(new ApiClient(proxyPage).joinRoom("Q7", { invite: "s" })).rejects.toMatchObject({
       code: "bad_response",
       status: 502,
     });

@@ -44,6 +44,7 @@ function steps(viewer: View["viewer"], over: Partial<ReplaySteps> = {}): ReplayS
     outcome: { winner: "imperial", reason: "victory_points", vp: [3, 7] },
     forfeit_winner: null,
     forfeit_reason: null,
+    names: [null, "Ben"],
     steps: [
       {
         seq: 4,
@@ -85,7 +86,8 @@ describe("the replay page", () => {
     act(() => render(<ReplayPage code={CODE} game={2} />, root()));
     await settle();
     expect(asked).toEqual([{ url: `/api/rooms/${CODE}/games/2/steps?eyes=spectator`, auth: null }]);
-    expect(text()).toContain("Imperial wins");
+    expect(text()).toContain("Ben wins");
+    expect(text()).toContain("Ben (Imperial)");
     expect(text()).toContain("Step 0 of 2");
     expect(text()).toContain("Round 1 · Character choice");
     const log = () => [...root().querySelectorAll(".replay-log li")].map((li) => li.textContent);

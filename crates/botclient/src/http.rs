@@ -103,6 +103,8 @@ pub async fn join_room_via(
 ) -> Result<JoinedRoom, ClientError> {
     let body = JoinRequest {
         invite: Some(invite.to_string()),
+        join_code: None,
+        name: None,
     };
     post_via(dialer, addr, &join_room_path(code), &body).await
 }

@@ -9,9 +9,6 @@ use serde::{Deserialize, Serialize};
 /// Longest free text of a chat message, in characters (Unicode scalar values).
 pub const MAX_CHAT_CHARS: usize = 300;
 
-/// Longest spectator display name, in characters.
-pub const MAX_CHAT_NAME_CHARS: usize = 24;
-
 /// How many of the room's latest messages a connection gets on joining or reconnecting.
 pub const CHAT_HISTORY: usize = 100;
 
@@ -76,4 +73,8 @@ pub struct ChatMessage {
     pub channel: ChatChannel,
     pub from: ChatAuthor,
     pub body: ChatBody,
+    /// A seat's display name when it wrote (a spectator's is in `from`); absent: shown as its side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub name: Option<String>,
 }

@@ -32,14 +32,18 @@ pub enum ClientMsg {
     /// hands and deck orders). The replay file can be downloaded once both seats agreed.
     RevealReplay,
     /// A chat message on `channel` (seats write the players' channel, spectators the spectators').
-    /// `name`: the display name of a spectator (1 to `MAX_CHAT_NAME_CHARS` characters; seats are
-    /// shown as their side and send none). Stored, then sent to everyone who may read it as `chat`.
+    /// `name`: the display name of a spectator (1 to `MAX_NAME_CHARS` characters; seats send none:
+    /// they are shown under their display name, `set_name`, or as their side). Stored, then sent to everyone who may read it as `chat`.
     Chat {
         channel: ChatChannel,
         body: ChatBody,
         #[serde(default)]
         name: Option<String>,
     },
+    /// A seat sets its display name (1 to `MAX_NAME_CHARS` characters once trimmed, no control
+    /// characters), or clears it (`null`: shown as its side). Stored, then told to everyone in
+    /// `room.names`.
+    SetName { name: Option<String> },
     /// Keep-alive; answered with `pong`.
     Ping,
 }

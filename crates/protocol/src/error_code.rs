@@ -72,6 +72,21 @@ protocol_errors! {
     BadToken = "bad_token", status 403, fatal true;
     /// The invite was already used: both seats are taken.
     SeatTaken = "seat_taken", status 409, fatal false;
+    /// The join code typed with the room code is not this room's.
+    BadJoinCode = "bad_join_code", status 403, fatal false;
+    /// Too many wrong join codes: from this address recently, or for this room (its join code then
+    /// no longer works; the invite link does, and the creator can make a new code).
+    TooManyJoinAttempts = "too_many_join_attempts", status 429, fatal false;
+    /// A display name that is empty once trimmed, longer than `MAX_NAME_CHARS`, or holds control
+    /// characters; nothing changed.
+    BadName = "bad_name", status 400, fatal false;
+    /// The link that moves a seat to another device was used already, has expired (10 minutes),
+    /// or was replaced by a newer one.
+    TransferLinkInvalid = "transfer_link_invalid", status 410, fatal false;
+    /// The seat is already played on as many devices as a seat may be (`MAX_SEAT_DEVICES`).
+    TooManyDevices = "too_many_devices", status 409, fatal false;
+    /// Only the player who created the room may do this (a new invite link and join code).
+    NotRoomCreator = "not_room_creator", status 403, fatal false;
     /// This room does not allow spectators.
     SpectatorsNotAllowed = "spectators_not_allowed", status 403, fatal true;
     /// A spectator tried to act.

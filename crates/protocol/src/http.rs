@@ -1,7 +1,7 @@
 //! The HTTP API: request and answer bodies, and the paths they go to. Every refused request is
 //! answered with an [`ApiErrorBody`] and the status of its code ([`ErrorCode::http_status`]).
 
-use evr_rules::{Faction, Outcome};
+use evr_rules::{ByFaction, Faction, Outcome};
 use serde::{Deserialize, Serialize};
 
 use crate::{ErrorCode, ForfeitReason, SpectatorPolicy};
@@ -12,6 +12,28 @@ pub const CREATE_ROOM_PATH: &str = "/api/rooms";
 /// Where to `POST` a [`JoinRequest`] for room `code`; the answer is a [`JoinedRoom`] (200).
 pub fn join_room_path(code: &str) -> String {
     format!("/api/rooms/{code}/join")
+}
+
+/// Where the creator `POST`s (with their seat token) for a new invite link and join code:
+/// a [`crate::NewInvite`] (200).
+pub fn invite_path(code: &str) -> String {
+    format!("/api/rooms/{code}/invite")
+}
+
+/// Where a player `POST`s (with their seat token) for a link that moves their seat to another
+/// device: a [`crate::SeatTransfer`] (201).
+pub fn transfer_path(code: &str) -> String {
+    format!("/api/rooms/{code}/transfer")
+}
+
+/// Where the other device `POST`s a [`crate::TakeSeat`] to take the seat: a [`JoinedRoom`] (200).
+pub fn take_seat_path(code: &str) -> String {
+    format!("/api/rooms/{code}/take")
+}
+
+/// `GET` here with a seat token for that seat's [`crate::SeatSummary`] (200).
+pub fn seat_path(code: &str) -> String {
+    format!("/api/rooms/{code}/seat")
 }
 
 /// `GET` here for what anyone with room `code` may know of it: a [`RoomStatus`] (200).
@@ -49,16 +71,9 @@ pub struct CreatedRoom {
     pub invite_url: Option<String>,
     /// Link for spectators; `null` when the room does not allow spectators.
     pub watch_url: Option<String>,
-}
-
-/// Body of `POST /api/rooms/{code}/join`: the secret from the invite link's fragment, or none when
-/// a person typed the room's code (the code alone takes a free seat).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(deny_unknown_fields)]
-pub struct JoinRequest {
-    #[serde(default)]
-    pub invite: Option<String>,
+    /// The join code (`JOIN_CODE_DIGITS` digits) a friend types with the room code to take the
+    /// other seat; only the creator is told it. `null` when the computer takes the other seat.
+    pub join_code: Option<String>,
 }
 
 /// Answer to `GET /api/rooms/{code}`: what a person who typed the code needs to decide between
@@ -118,4 +133,6 @@ pub struct GameSummary {
     pub forfeit_reason: Option<ForfeitReason>,
     /// Its replay file can be downloaded (`replay_path`): over, and revealed by both players.
     pub replay_available: bool,
+    /// The players' display names in this game, `[rebel, imperial]` (`null`: shown as the side).
+    pub names: ByFaction<Option<String>>,
 }

@@ -33,23 +33,26 @@ mod http;
 mod presence;
 mod replay_steps;
 mod room;
+mod seats;
 mod server;
 #[cfg(feature = "ts")]
 pub mod typescript;
 
-pub use chat::{
-    CHAT_HISTORY, ChatAuthor, ChatBody, ChatChannel, ChatMessage, MAX_CHAT_CHARS, MAX_CHAT_NAME_CHARS, Phrase,
-};
+pub use chat::{CHAT_HISTORY, ChatAuthor, ChatBody, ChatChannel, ChatMessage, MAX_CHAT_CHARS, Phrase};
 pub use client::ClientMsg;
 pub use clock::{ClockView, ForfeitReason, TimeControl};
 pub use error_code::ErrorCode;
 pub use http::{
-    ApiErrorBody, CREATE_ROOM_PATH, CreatedRoom, GameArchive, GameSummary, JoinRequest, JoinedRoom, RoomStatus,
-    games_path, join_room_path, replay_path, room_path, websocket_path,
+    ApiErrorBody, CREATE_ROOM_PATH, CreatedRoom, GameArchive, GameSummary, JoinedRoom, RoomStatus, games_path,
+    invite_path, join_room_path, replay_path, room_path, seat_path, take_seat_path, transfer_path, websocket_path,
 };
 pub use presence::{Presence, SeatPresence};
 pub use replay_steps::{ReplayEyes, ReplayStep, ReplaySteps, replay_steps_path};
 pub use room::{ComputerLevel, Fairness, Opponent, Role, RoomInfo, RoomOptions, SideChoice, SpectatorPolicy};
+pub use seats::{
+    CreateRoom, JOIN_CODE_DIGITS, JoinRequest, MAX_NAME_CHARS, MAX_SEAT_DEVICES, MAX_WRONG_JOIN_CODES, NewInvite,
+    SeatState, SeatSummary, SeatTransfer, TRANSFER_LINK_SECS, TakeSeat,
+};
 pub use server::ServerMsg;
 
 /// Bumped whenever a message changes incompatibly. `hello` carries it; a mismatch is refused with

@@ -2,7 +2,7 @@
 //! with the log entries each action produced for that viewer. The server builds it from the stored
 //! action log with the engine, and only for a finished game.
 
-use evr_rules::{Faction, LogEntry, Mode, Outcome, View, Viewer};
+use evr_rules::{ByFaction, Faction, LogEntry, Mode, Outcome, View, Viewer};
 use serde::{Deserialize, Serialize};
 
 use crate::{Fairness, ForfeitReason};
@@ -63,6 +63,8 @@ pub struct ReplaySteps {
     pub forfeit_winner: Option<Faction>,
     /// Why: the win was claimed after the opponent stayed away, or the loser's clock ran out.
     pub forfeit_reason: Option<ForfeitReason>,
+    /// The players' display names in this game, `[rebel, imperial]` (`null`: shown as the side).
+    pub names: ByFaction<Option<String>>,
     /// The game as it started, then after each of its actions, in order.
     pub steps: Vec<ReplayStep>,
 }

@@ -101,6 +101,9 @@ pub struct RoomInfo {
     /// Which players agreed to show everything of the finished game in its replay, `[rebel,
     /// imperial]`; its file can be downloaded once both did.
     pub reveal_agreed: ByFaction<bool>,
+    /// The players' display names in the current game, `[rebel, imperial]` (`null`: shown as the
+    /// side). Text, never markup.
+    pub names: ByFaction<Option<String>>,
 }
 
 /// Provably fair shuffles. When a game starts the server commits to its random key:

@@ -8,8 +8,9 @@ use std::path::Path;
 use ts_rs::{Config, TS};
 
 use crate::{
-    ApiErrorBody, ClientMsg, CreatedRoom, ErrorCode, GameArchive, JoinRequest, JoinedRoom, MAX_ACTION_ID_LEN,
-    MAX_FRAME_BYTES, PROTOCOL_VERSION, ReplayEyes, ReplaySteps, RoomOptions, RoomStatus, ServerMsg,
+    ApiErrorBody, ClientMsg, CreateRoom, CreatedRoom, ErrorCode, GameArchive, JOIN_CODE_DIGITS, JoinRequest,
+    JoinedRoom, MAX_ACTION_ID_LEN, MAX_FRAME_BYTES, MAX_NAME_CHARS, NewInvite, PROTOCOL_VERSION, ReplayEyes,
+    ReplaySteps, RoomOptions, RoomStatus, SeatSummary, SeatTransfer, ServerMsg, TRANSFER_LINK_SECS, TakeSeat,
 };
 
 const NOTE: &str =
@@ -29,6 +30,11 @@ pub fn export(dir: &Path) -> Result<(), String> {
     ReplaySteps::export_all(&cfg).map_err(e)?;
     ReplayEyes::export_all(&cfg).map_err(e)?;
     JoinedRoom::export_all(&cfg).map_err(e)?;
+    CreateRoom::export_all(&cfg).map_err(e)?;
+    NewInvite::export_all(&cfg).map_err(e)?;
+    SeatTransfer::export_all(&cfg).map_err(e)?;
+    TakeSeat::export_all(&cfg).map_err(e)?;
+    SeatSummary::export_all(&cfg).map_err(e)?;
     ApiErrorBody::export_all(&cfg).map_err(e)?;
     for (name, text) in [("errorCodes.ts", error_table()), ("constants.ts", constants())] {
         std::fs::write(dir.join(name), text).map_err(|e| format!("{name}: {e}"))?;
@@ -69,6 +75,12 @@ fn constants() -> String {
          /** Largest client frame the server accepts, in bytes. */\n\
          export const MAX_FRAME_BYTES = {MAX_FRAME_BYTES};\n\n\
          /** Longest accepted action id. */\n\
-         export const MAX_ACTION_ID_LEN = {MAX_ACTION_ID_LEN};\n"
+         export const MAX_ACTION_ID_LEN = {MAX_ACTION_ID_LEN};\n\n\
+         /** Longest display name, in characters. */\n\
+         export const MAX_NAME_CHARS = {MAX_NAME_CHARS};\n\n\
+         /** Digits of a room's join code. */\n\
+         export const JOIN_CODE_DIGITS = {JOIN_CODE_DIGITS};\n\n\
+         /** How long a link that moves a seat to another device works, in seconds. */\n\
+         export const TRANSFER_LINK_SECS = {TRANSFER_LINK_SECS};\n"
     )
 }

@@ -1,7 +1,7 @@
 //! The replay file: everything needed to replay a finished game and check its shuffles.
 
 use evr_protocol::Fairness;
-use evr_rules::{Action, Faction, Mode, Outcome};
+use evr_rules::{Action, ByFaction, Faction, Mode, Outcome};
 use serde::{Deserialize, Serialize};
 
 /// The value of `format`: says what the file is.
@@ -34,6 +34,10 @@ pub struct Replay {
     pub outcome: Option<Outcome>,
     /// The side that claimed the win after the opponent stayed away, if the game ended so.
     pub forfeit_winner: Option<Faction>,
+    /// The players' display names, `[rebel, imperial]` (`null`: none given). Absent in files
+    /// written before names: read as none. Not part of what `verify` checks.
+    #[serde(default)]
+    pub names: ByFaction<Option<String>>,
 }
 
 /// One accepted action: the room's update number, who took it and what it was.

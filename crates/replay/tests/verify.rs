@@ -50,6 +50,7 @@ fn finished_game(key: [u8; 32], salt: [u8; 16], script: u64) -> Replay {
         actions,
         outcome: game.view(Viewer::Spectator).outcome,
         forfeit_winner: None,
+        names: evr_rules::ByFaction::new(None, Some("Ana".into())),
     }
 }
 

@@ -29,12 +29,15 @@ pub struct App {
     next_conn: AtomicU64,
     /// Room creations per client address.
     pub room_limiter: DefaultKeyedRateLimiter<IpAddr>,
+    /// Join codes tried per client address (`seat_api.rs`).
+    pub join_limiter: DefaultKeyedRateLimiter<IpAddr>,
     pub prometheus: PrometheusHandle,
 }
 
 impl App {
     pub fn new(config: Arc<Config>, store: Arc<dyn Store>, prometheus: PrometheusHandle) -> App {
         let per_minute = NonZeroU32::new(config.rooms_per_minute).unwrap_or(NonZeroU32::MIN);
+        let join_codes = NonZeroU32::new(config.join_codes_per_minute).unwrap_or(NonZeroU32::MIN);
         App {
             config,
             store,
@@ -44,6 +47,7 @@ impl App {
             store_reachable: std::sync::atomic::AtomicBool::new(true),
             next_conn: AtomicU64::new(1),
             room_limiter: RateLimiter::keyed(Quota::per_minute(per_minute)),
+            join_limiter: RateLimiter::keyed(Quota::per_minute(join_codes)),
             prometheus,
         }
     }

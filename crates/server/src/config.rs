@@ -34,6 +34,10 @@ pub struct Config {
     /// Rooms one IP address may create per minute.
     #[arg(long, env = "EVR_ROOMS_PER_MINUTE", default_value_t = 10)]
     pub rooms_per_minute: u32,
+    /// Join codes one IP address may try per minute (a burst of as many, then one every
+    /// 60/N seconds). Each room also takes at most `MAX_WRONG_JOIN_CODES` wrong ones.
+    #[arg(long, env = "EVR_JOIN_CODES_PER_MINUTE", default_value_t = 10)]
+    pub join_codes_per_minute: u32,
     /// Messages queued for one connection before it is dropped as too slow.
     #[arg(long, env = "EVR_OUTBOUND_QUEUE", default_value_t = 64)]
     pub outbound_queue: usize,
@@ -98,6 +102,7 @@ impl Config {
             disconnect_grace_secs: 180,
             messages_per_second: 1000,
             rooms_per_minute: 100_000,
+            join_codes_per_minute: 10,
             outbound_queue: 256,
             socket_send_buffer: None,
             computer_delay_ms: 0,

@@ -1,4 +1,5 @@
-//! HTTP routes: create rooms, look one up by its code, join it, health, readiness and metrics.
+//! HTTP routes: create rooms, look one up by its code, health, readiness and metrics. Taking and
+//! moving seats is `seat_api.rs`; finished games are `replay/`.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -8,14 +9,12 @@ use axum::body::Bytes;
 use axum::extract::{ConnectInfo, Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use evr_protocol::{
-    ApiErrorBody, CreatedRoom, ErrorCode, JoinRequest, JoinedRoom, RoomOptions, RoomStatus, SideChoice,
-};
+use evr_protocol::{ApiErrorBody, CreateRoom, CreatedRoom, ErrorCode, RoomStatus, SideChoice};
 use evr_rules::Faction;
 use tokio::sync::oneshot;
 
 use crate::app::App;
-use crate::room::{Command, Join, Room, RoomHandle};
+use crate::room::{Command, NewRoom, Room, RoomHandle};
 use crate::secrets;
 
 /// A refused API request: its code (which gives the status) and a sentence, sent as an
@@ -51,8 +50,9 @@ pub async fn create_room(
             "too many new rooms; wait a minute",
         ));
     }
-    let options: RoomOptions =
+    let CreateRoom { options, name } =
         serde_json::from_slice(&body).map_err(|e| ApiError::new(ErrorCode::BadMessage, e.to_string()))?;
+    let creator_name = checked_name(name)?;
     if let Some(control) = options.clock
         && !control.is_sane(app.config.min_clock_bank_secs)
     {
@@ -76,17 +76,24 @@ pub async fn create_room(
     let code = secrets::new_room_code().map_err(internal)?;
     let invite = secrets::new_token().map_err(internal)?;
     let token = secrets::new_token().map_err(internal)?;
-    let room = Room::create(
-        code.clone(),
+    let friend = options.opponent.unwrap_or_default() == evr_protocol::Opponent::Friend;
+    let join_code = if friend {
+        Some(crate::room::new_join_code().map_err(internal)?)
+    } else {
+        None
+    };
+    let new = NewRoom {
+        code: code.clone(),
         options,
         creator_faction,
-        &invite,
-        &token,
-        app.store.clone(),
-        app.config.clone(),
-    )
-    .await
-    .map_err(|e| ApiError::new(ErrorCode::StorageFailed, e.to_string()))?;
+        invite: invite.clone(),
+        join_code: join_code.clone(),
+        creator_token: token.clone(),
+        creator_name,
+    };
+    let room = Room::create(new, app.store.clone(), app.config.clone())
+        .await
+        .map_err(|e| ApiError::new(ErrorCode::StorageFailed, e.to_string()))?;
     app.start_room(&code, room);
     let origin = app.config.public_origin.trim_end_matches('/');
     let watch_url = (options.spectators == evr_protocol::SpectatorPolicy::AnyoneWithLink)
@@ -95,9 +102,9 @@ pub async fn create_room(
     Ok((
         StatusCode::CREATED,
         Json(CreatedRoom {
-            invite_url: (options.opponent.unwrap_or_default() == evr_protocol::Opponent::Friend)
-                .then(|| format!("{origin}/r/{code}/join#{invite}")),
+            invite_url: friend.then(|| invite_url(origin, &code, &invite)),
             watch_url,
+            join_code,
             code,
             seat: creator_faction,
             token,
@@ -105,8 +112,20 @@ pub async fn create_room(
     ))
 }
 
+/// The invite link of room `code` with secret `invite`: the secret in the fragment, which browsers
+/// never send to servers.
+pub fn invite_url(origin: &str, code: &str, invite: &str) -> String {
+    format!("{origin}/r/{code}/join#{invite}")
+}
+
+/// A display name as given (`None`: none), or `bad_name`.
+pub fn checked_name(name: Option<String>) -> Result<Option<String>, ApiError> {
+    name.map(|n| crate::names::display_name(&n).ok_or_else(|| ApiError::new(ErrorCode::BadName, crate::names::REFUSED)))
+        .transpose()
+}
+
 /// The live room a request names by `typed` code (loaded from the store if needed).
-async fn room_named(app: &App, typed: &str) -> Result<RoomHandle, ApiError> {
+pub async fn room_named(app: &App, typed: &str) -> Result<RoomHandle, ApiError> {
     let not_found = || ApiError::new(ErrorCode::RoomNotFound, "no such room");
     let code = secrets::canonical_room_code(typed).ok_or_else(not_found)?;
     app.room(&code)
@@ -126,36 +145,6 @@ pub async fn room_status(State(app): State<Arc<App>>, Path(code): Path<String>) 
     let gone = || ApiError::new(ErrorCode::ShuttingDown, "the room is closing");
     handle.tx.send(Command::Status { reply }).await.map_err(|_| gone())?;
     Ok(Json(answer.await.map_err(|_| gone())?))
-}
-
-pub async fn join_room(
-    State(app): State<Arc<App>>,
-    Path(code): Path<String>,
-    body: Bytes,
-) -> Result<Json<JoinedRoom>, ApiError> {
-    let request: JoinRequest =
-        serde_json::from_slice(&body).map_err(|e| ApiError::new(ErrorCode::BadMessage, e.to_string()))?;
-    let handle = room_named(&app, &code).await?;
-    let gone = || ApiError::new(ErrorCode::ShuttingDown, "the room is closing");
-    let (reply, answer) = oneshot::channel();
-    handle
-        .tx
-        .send(Command::Join(Box::new(Join {
-            invite: request.invite,
-            reply,
-        })))
-        .await
-        .map_err(|_| gone())?;
-    match answer.await {
-        Ok(Ok(j)) => Ok(Json(JoinedRoom {
-            seat: j.faction,
-            token: j.token,
-        })),
-        Ok(Err(code @ ErrorCode::SeatTaken)) => Err(ApiError::new(code, "both seats are taken")),
-        Ok(Err(code @ ErrorCode::BadToken)) => Err(ApiError::new(code, "this invite is not valid")),
-        Ok(Err(code)) => Err(ApiError::new(code, "could not join")),
-        Err(_) => Err(gone()),
-    }
 }
 
 pub async fn healthz() -> &'static str {

@@ -13,9 +13,11 @@ pub mod fairness;
 mod http;
 mod listen;
 mod metrics_names;
+pub mod names;
 mod outbox;
 mod replay;
 mod room;
+mod seat_api;
 pub mod secrets;
 pub mod store;
 mod ws;
@@ -119,7 +121,11 @@ pub async fn run(listener: TcpListener, config: Config, shutdown: CancellationTo
     let router = Router::new()
         .route("/api/rooms", post(http::create_room))
         .route("/api/rooms/{code}", get(http::room_status))
-        .route("/api/rooms/{code}/join", post(http::join_room))
+        .route("/api/rooms/{code}/join", post(seat_api::join_room))
+        .route("/api/rooms/{code}/invite", post(seat_api::new_invite))
+        .route("/api/rooms/{code}/transfer", post(seat_api::transfer))
+        .route("/api/rooms/{code}/take", post(seat_api::take))
+        .route("/api/rooms/{code}/seat", get(replay::seat_summary))
         .route("/api/rooms/{code}/games", get(replay::archive))
         .route("/api/rooms/{code}/games/{game}/replay", get(replay::replay))
         .route("/api/rooms/{code}/games/{game}/steps", get(replay::steps))

@@ -52,6 +52,36 @@ const TEXTS: { readonly [C in ClientErrorCode]: { readonly [L in Lang]: string }
     "zh-Hant": "兩個座位都已有人。",
     ja: "両方の席がすでに埋まっています。",
   },
+  bad_join_code: {
+    en: "That join code is not this room's. Ask the room's creator for it (6 digits).",
+    "zh-Hant": "加入碼不正確。請向建立房間的人確認（6 位數字）。",
+    ja: "参加コードが違います。ルームを作った人に確認してください（6桁）。",
+  },
+  too_many_join_attempts: {
+    en: "Too many join codes were tried. Wait a minute, or ask the room's creator for the invite link or a new join code.",
+    "zh-Hant": "嘗試加入碼的次數過多。請稍候一分鐘，或向建立房間的人索取邀請連結或新的加入碼。",
+    ja: "参加コードの試行が多すぎます。1分待つか、ルームを作った人に招待リンクか新しい参加コードをもらってください。",
+  },
+  bad_name: {
+    en: "A name is 1 to 24 characters on one line.",
+    "zh-Hant": "名字須為 1 到 24 個字，且只有一行。",
+    ja: "名前は1〜24文字で、1行にしてください。",
+  },
+  transfer_link_invalid: {
+    en: "This link was used already, has expired, or was replaced by a newer one. Make a new one on the device that has the seat.",
+    "zh-Hant": "此連結已使用過、已過期，或已被新的連結取代。請在擁有座位的裝置上產生新連結。",
+    ja: "このリンクは使用済みか、期限切れか、新しいリンクに置き換えられています。席のある端末で新しいリンクを作ってください。",
+  },
+  too_many_devices: {
+    en: "This seat is already played on 8 devices.",
+    "zh-Hant": "這個座位已在 8 台裝置上使用。",
+    ja: "この席はすでに8台の端末で使われています。",
+  },
+  not_room_creator: {
+    en: "Only the room's creator can make a new invite.",
+    "zh-Hant": "只有建立房間的人可以產生新的邀請。",
+    ja: "新しい招待を作れるのはルームを作った人だけです。",
+  },
   spectators_not_allowed: {
     en: "This room does not allow spectators.",
     "zh-Hant": "此房間不開放觀戰。",

@@ -70,6 +70,16 @@ export const cardName = (name: Card | null): string => (name === null ? t("log.s
 export const eventName = (name: EventCard): string => eventIn(lang.value, name);
 export const strategyName = (s: Strategy | null): string => (s === null ? "?" : strategyIn(lang.value, s));
 export const sideName = (f: Faction): string => t(f === "rebel" ? "factionShort.rebel" : "factionShort.imperial");
+/** The players' display names, `[rebel, imperial]` (`null`: none given). */
+export type Names = readonly [string | null, string | null];
+/** A player as named at the table: their display name, else their side. Always text, never markup. */
+export const playerName = (f: Faction, names: Names | null | undefined): string =>
+  names?.[f === "rebel" ? 0 : 1] ?? sideName(f);
+/** A player with their side, "Ana (Rebel)"; without a name just the side. */
+export const playerLabel = (f: Faction, names: Names | null | undefined): string => {
+  const name = names?.[f === "rebel" ? 0 : 1];
+  return name ? t("player.named", { name, side: sideName(f) }) : sideName(f);
+};
 export const powerText = (key: PowerKey | null): string => powerIn(lang.value, key);
 export const strategyText = (s: Strategy): string => strategyTextIn(lang.value, s);
 export const effectText = (e: EventEffect): string => effectIn(lang.value, e);

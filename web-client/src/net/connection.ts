@@ -335,4 +335,9 @@ export class Connection {
   revealReplay(): boolean {
     return this.status === "ready" && this.send({ type: "reveal_replay" });
   }
+
+  /** Sets (or with `null` clears) this seat's display name. */
+  setName(name: string | null): boolean {
+    return this.status === "ready" && this.send({ type: "set_name", name });
+  }
 }

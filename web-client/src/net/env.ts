@@ -21,11 +21,14 @@ export interface Clock {
   clearTimeout(handle: TimerHandle): void;
 }
 
-/** The part of `localStorage` used here. */
+/** The part of `localStorage` used here. `length` and `key` (listing what is stored) are optional:
+ *  only finding the seats a device kept before it kept a list of its rooms needs them. */
 export interface KeyValueStorage {
   getItem(key: string): string | null;
   setItem(key: string, value: string): void;
   removeItem(key: string): void;
+  readonly length?: number;
+  key?(index: number): string | null;
 }
 
 export const OPEN = 1;
@@ -49,6 +52,12 @@ export class MemoryStorage implements KeyValueStorage {
   }
   removeItem(key: string): void {
     this.map.delete(key);
+  }
+  get length(): number {
+    return this.map.size;
+  }
+  key(index: number): string | null {
+    return [...this.map.keys()][index] ?? null;
   }
 }
 

@@ -1,17 +1,21 @@
-// The HTTP API (proto/PROTOCOL.md): create a room, look one up by its code, take the free seat, the
-// room's games and a finished game's replay steps. Bodies
-// are the generated types.
+// The HTTP API (proto/PROTOCOL.md): create a room, look one up by its code, take the free seat (invite
+// link or join code), a new invite, a seat moved to another device, a seat's summary, the room's
+// games and a finished game's replay steps. Bodies are the generated types.
 import type {
   ApiErrorBody,
   ClientErrorCode,
   CreatedRoom,
+  CreateRoom,
   GameArchive,
   JoinedRoom,
   JoinRequest,
+  NewInvite,
   ReplayEyes,
   ReplaySteps,
-  RoomOptions,
   RoomStatus,
+  SeatSummary,
+  SeatTransfer,
+  TakeSeat,
 } from "./protocol";
 
 /** A refused or failed request: the `ApiErrorBody` code (or a local code) plus the HTTP status (0: no answer). */
@@ -48,16 +52,26 @@ function isApiErrorBody(data: unknown): data is ApiErrorBody {
   );
 }
 
+/** The API path of room `code`. */
+function room(code: string): string {
+  return `/api/rooms/${encodeURIComponent(code)}`;
+}
+
+/** A seat token as the API takes it. */
+function bearer(token: string | null): Record<string, string> {
+  return token ? { authorization: `Bearer ${token}` } : {};
+}
+
 export class ApiClient {
   constructor(
     private fetchFn: FetchLike = (i, init) => globalThis.fetch(i, init),
     private base = "",
   ) {}
 
-  private post<T>(path: string, body: unknown): Promise<T> {
+  private post<T>(path: string, body: unknown, token: string | null = null): Promise<T> {
     return this.request<T>(path, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", ...bearer(token) },
       body: JSON.stringify(body),
     });
   }
@@ -83,8 +97,9 @@ export class ApiClient {
     return data as T;
   }
 
-  createRoom(options: RoomOptions): Promise<CreatedRoom> {
-    return this.post<CreatedRoom>("/api/rooms", options);
+  /** Creates a room with these options (and the creator's display name, if any). */
+  createRoom(body: CreateRoom): Promise<CreatedRoom> {
+    return this.post<CreatedRoom>("/api/rooms", body);
   }
 
   /** Whether room `code` has a free seat and allows watching (`room_not_found` if there is none). */
@@ -107,9 +122,35 @@ export class ApiClient {
     });
   }
 
-  /** Takes the free seat with the invite secret, or (`null`) with the room code alone. */
-  joinRoom(code: string, invite: string | null): Promise<JoinedRoom> {
-    const body: JoinRequest = { invite };
-    return this.post<JoinedRoom>(`/api/rooms/${encodeURIComponent(code)}/join`, body);
+  /** Takes the free seat with the invite link's secret or the join code typed beside the room code
+   *  (the room code alone never takes a seat), under a display name if one is given. */
+  joinRoom(
+    code: string,
+    secret: { invite: string } | { join_code: string },
+    name: string | null = null,
+  ): Promise<JoinedRoom> {
+    const body: JoinRequest = { ...secret, ...(name ? { name } : {}) };
+    return this.post<JoinedRoom>(`${room(code)}/join`, body);
+  }
+
+  /** The creator's new invite link and join code (the old ones stop working). */
+  newInvite(code: string, token: string): Promise<NewInvite> {
+    return this.post<NewInvite>(`${room(code)}/invite`, {}, token);
+  }
+
+  /** A one-time link (10 minutes) that seats another device in the seat of `token`. */
+  transferSeat(code: string, token: string): Promise<SeatTransfer> {
+    return this.post<SeatTransfer>(`${room(code)}/transfer`, {}, token);
+  }
+
+  /** This device takes the seat of a transfer link: a token of its own. */
+  takeSeat(code: string, secret: string): Promise<JoinedRoom> {
+    const body: TakeSeat = { secret };
+    return this.post<JoinedRoom>(`${room(code)}/take`, body);
+  }
+
+  /** Where the seat of `token` stands in its room: whose turn, names, result. */
+  seatSummary(code: string, token: string): Promise<SeatSummary> {
+    return this.request<SeatSummary>(`${room(code)}/seat`, { method: "GET", headers: bearer(token) });
   }
 }

@@ -1,12 +1,14 @@
-// This browser's own settings, remembered in its storage: the spectator's chat name, which chat
-// voices a player has muted for themselves, and how "your turn" is announced (a sound, a system
-// notification). Nothing here is sent to the server except the chat name with a spectator's message.
+// This browser's own settings, remembered in its storage: the name its person goes by (offered as
+// their display name when they create or join a room, and written under as a spectator in the
+// chat), which chat voices a player has muted for themselves, and how "your turn" is announced (a
+// sound, a system notification). Nothing here is sent to the server but the name, when used.
 import { signal } from "@preact/signals-core";
 import type { KeyValueStorage } from "../net/env";
 
 export interface Prefs {
-  /** the name a spectator writes under (empty: not chosen yet) */
-  chatName: string;
+  /** the name this device's person goes by: a seat's display name, a spectator's chat name
+   *  (empty: not chosen yet) */
+  name: string;
   /** a player hides the spectators' chat for themselves */
   muteSpectators: boolean;
   /** a player hides the opponent's typed messages (their quick phrases still show) */
@@ -17,7 +19,7 @@ export interface Prefs {
   notify: boolean;
 }
 
-const DEFAULTS: Prefs = { chatName: "", muteSpectators: false, muteOpponentText: false, sound: true, notify: false };
+const DEFAULTS: Prefs = { name: "", muteSpectators: false, muteOpponentText: false, sound: true, notify: false };
 const KEY = "evr.prefs";
 
 export const prefs = signal<Prefs>(DEFAULTS);
@@ -35,8 +37,11 @@ export function loadPrefs(store: KeyValueStorage): void {
   }
   const pick = <K extends keyof Prefs>(k: K): Prefs[K] =>
     typeof saved[k] === typeof DEFAULTS[k] ? (saved[k] as Prefs[K]) : DEFAULTS[k];
+  // (saved as `chatName` before it was also the players' name)
+  const legacyName = (saved as { chatName?: unknown }).chatName;
+  if (typeof saved.name !== "string" && typeof legacyName === "string") saved.name = legacyName;
   prefs.value = {
-    chatName: pick("chatName"),
+    name: pick("name"),
     muteSpectators: pick("muteSpectators"),
     muteOpponentText: pick("muteOpponentText"),
     sound: pick("sound"),

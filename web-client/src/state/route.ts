@@ -4,20 +4,23 @@ export type Route =
   | { page: "landing" }
   | { page: "room"; code: string }
   | { page: "join"; code: string; invite: string }
+  | { page: "take"; code: string; secret: string }
   | { page: "watch"; code: string }
   | { page: "archive"; code: string }
   | { page: "replay"; code: string; game: number }
   | { page: "notFound" };
 
-/** `/`, `/r/{code}`, `/r/{code}/join#{invite}`, `/r/{code}/watch`, `/r/{code}/games` (the room's
- *  finished games) and `/r/{code}/games/{n}` (game n's replay). */
+/** `/`, `/r/{code}`, `/r/{code}/join#{invite}`, `/r/{code}/take#{secret}` (a seat moved from another
+ *  device), `/r/{code}/watch`, `/r/{code}/games` (the room's finished games) and `/r/{code}/games/{n}`
+ *  (game n's replay). */
 export function parseRoute(pathname: string, hash: string): Route {
   const path = pathname.replace(/\/+$/, "") || "/";
   if (path === "/") return { page: "landing" };
-  const m = /^\/r\/([A-Za-z0-9-]+)(\/join|\/watch|\/games(?:\/([1-9][0-9]{0,5}))?)?$/.exec(path);
+  const m = /^\/r\/([A-Za-z0-9-]+)(\/join|\/take|\/watch|\/games(?:\/([1-9][0-9]{0,5}))?)?$/.exec(path);
   const code = m ? canonicalCode(m[1]!) : null;
   if (!m || !code) return { page: "notFound" };
   if (m[2] === "/join") return { page: "join", code, invite: hash.replace(/^#/, "") };
+  if (m[2] === "/take") return { page: "take", code, secret: hash.replace(/^#/, "") };
   if (m[2] === "/watch") return { page: "watch", code };
   if (m[3]) return { page: "replay", code, game: Number(m[3]) };
   if (m[2] === "/games") return { page: "archive", code };

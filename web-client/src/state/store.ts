@@ -66,6 +66,9 @@ export class GameStore {
   readonly me = computed(() => myFaction(this.role.value));
   readonly bottom = computed(() => bottomFaction(this.role.value));
   readonly isSpectator = computed(() => this.role.value?.role === "spectator");
+  /** the players' display names, [rebel, imperial] (null: shown as the side), as the room tells
+   *  them (a replay page sets them from its game) */
+  readonly names = signal<readonly [string | null, string | null]>([null, null]);
   /** true while an action of ours is unanswered: the UI offers nothing then */
   readonly busy = computed(() => this.inFlight.value.length > 0);
   readonly myTurn = computed(() => (this.view.value ? isMyTurn(this.view.value, this.role.value) : false));
@@ -143,6 +146,7 @@ export class GameStore {
           const sameGame = this.seq.value !== null && this.room.value?.game_number === msg.room.game_number;
           const log = sameGame && msg.seq === this.seq.value ? this.log.value : trim([...msg.log]);
           this.room.value = msg.room;
+          this.names.value = msg.room.names;
           this.role.value = msg.you;
           this.seq.value = msg.seq;
           this.view.value = msg.view;
@@ -169,6 +173,7 @@ export class GameStore {
           break;
         case "room":
           this.room.value = msg.room;
+          this.names.value = msg.room.names;
           break;
         case "presence":
           this.presence.value = msg.presence;
@@ -214,6 +219,11 @@ export class GameStore {
 
   revealReplay(): boolean {
     return this.conn?.revealReplay() ?? false;
+  }
+
+  /** Sets (or with `null` clears) this seat's display name; false when not connected. */
+  setName(name: string | null): boolean {
+    return this.conn?.setName(name) ?? false;
   }
 
   retryNow(): void {

@@ -6,6 +6,7 @@ import { Landing } from "./Landing";
 import { ReplayPage } from "./ReplayPage";
 import { RoomPage } from "./RoomPage";
 import { route } from "./router";
+import { TakePage } from "./TakePage";
 import { LanguagePicker } from "./widgets";
 
 export function App() {
@@ -19,6 +20,8 @@ export function App() {
       return <Landing />;
     case "join":
       return <JoinPage code={r.code} invite={r.invite} />;
+    case "take":
+      return <TakePage code={r.code} secret={r.secret} />;
     case "room":
       return <RoomPage key={`seat${r.code}`} code={r.code} watch={false} />;
     case "watch":

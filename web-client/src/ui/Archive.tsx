@@ -2,7 +2,7 @@
 // game's replay page and the replay file of each game both players revealed; on the game-over
 // screen and as the room's own page (`/r/{code}/games`). A rematch adds a game and keeps the others.
 import { useEffect, useState } from "preact/hooks";
-import { lang, sideName, t } from "../i18n";
+import { lang, type Names, playerName, t } from "../i18n";
 import { type Faction, type ForfeitReason, type GameSummary, type Outcome, otherFaction } from "../net/protocol";
 import { displayCode } from "../net/roomCode";
 import { replayPage } from "../state/route";
@@ -20,12 +20,13 @@ export function resultText(
   outcome: Outcome | null,
   forfeitWinner: Faction | null,
   forfeitReason: ForfeitReason | null = null,
+  names: Names | null = null,
 ): string {
   if (forfeitWinner && forfeitReason === "time")
-    return t("over.onTime", { side: sideName(otherFaction(forfeitWinner)) });
-  if (forfeitWinner) return t("over.forfeit", { side: sideName(forfeitWinner) });
+    return t("over.onTime", { side: playerName(otherFaction(forfeitWinner), names) });
+  if (forfeitWinner) return t("over.forfeit", { side: playerName(forfeitWinner, names) });
   if (!outcome) return "";
-  return outcome.winner ? t("over.winner", { side: sideName(outcome.winner) }) : t("over.draw");
+  return outcome.winner ? t("over.winner", { side: playerName(outcome.winner, names) }) : t("over.draw");
 }
 
 /** `/r/{code}/games`: the room's finished games, each with its replay, and the way back to the room. */
@@ -96,12 +97,12 @@ export function Archive({ code, refresh }: { code: string; refresh: string }) {
                 <tr key={g.number}>
                   <th scope="row">{g.number}</th>
                   <td>
-                    {resultText(g.outcome, g.forfeit_winner, g.forfeit_reason)}
+                    {resultText(g.outcome, g.forfeit_winner, g.forfeit_reason, g.names)}
                     {g.outcome && <span class="muted"> · {t(`over.by.${g.outcome.reason}`)}</span>}
                   </td>
                   <td>
                     {g.outcome
-                      ? `${sideName("rebel")} ${g.outcome.vp[0]} – ${g.outcome.vp[1]} ${sideName("imperial")}`
+                      ? `${playerName("rebel", g.names)} ${g.outcome.vp[0]} – ${g.outcome.vp[1]} ${playerName("imperial", g.names)}`
                       : ""}
                   </td>
                   <td>{g.started_at === null ? "" : date.format(new Date(g.started_at * 1000))}</td>

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { type Character, cardsIn, IMPERIAL_CHARACTERS, REBEL_CHARACTERS } from "../data/cards";
-import { cardName, colon, powerText, sideName, t } from "../i18n";
+import { cardName, colon, playerLabel, powerText, sideName, t } from "../i18n";
 import { otherFaction } from "../net/protocol";
 import { characterPool, matchCharacterChoice, playerOf } from "../state/derived";
 import type { GameStore } from "../state/store";
@@ -20,7 +20,7 @@ export function CharacterChoice({ store }: { store: GameStore }) {
         <ul>
           {(["rebel", "imperial"] as const).map((f) => (
             <li key={f}>
-              {sideName(f)}
+              <bdi>{playerLabel(f, store.names.value)}</bdi>
               {colon()}
               {playerOf(view, f).characters_chosen ? t("strategy.chosen") : t("strategy.notChosen")}
             </li>

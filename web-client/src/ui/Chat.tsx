@@ -5,13 +5,12 @@
 import { signal } from "@preact/signals";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { colon, sideName, t } from "../i18n";
-import type { ChatBody, ChatChannel, ChatMessage, Phrase } from "../net/protocol";
+import { type ChatBody, type ChatChannel, type ChatMessage, MAX_NAME_CHARS, type Phrase } from "../net/protocol";
 import { prefs, setPref } from "../state/prefs";
 import type { GameStore } from "../state/store";
 
 const PHRASES: Phrase[] = ["good_luck", "good_game", "thinking", "well_played", "your_turn", "rematch"];
 const MAX_CHARS = 300;
-const MAX_NAME = 24;
 
 /** The newest message id this page has had the chat panel on screen for. */
 const seenId = signal(0);
@@ -48,7 +47,11 @@ function bodyText(body: ChatBody): string {
 }
 
 function author(m: ChatMessage, me: "rebel" | "imperial" | null): string {
-  if ("seat" in m.from) return sideName(m.from.seat) + (m.from.seat === me ? t("common.youMark") : "");
+  if ("seat" in m.from) {
+    // the writer's name as it was when they wrote, with the side they played then
+    const who = m.name ? t("player.named", { name: m.name, side: sideName(m.from.seat) }) : sideName(m.from.seat);
+    return who + (m.from.seat === me ? t("common.youMark") : "");
+  }
   return t("chat.spectatorName", { name: m.from.spectator });
 }
 
@@ -60,7 +63,7 @@ export function ChatPanel({ store }: { store: GameStore }) {
   const messages = shownChat(store.chat.value, me);
   const over = store.view.value?.phase === "game_over" || !!store.room.value?.forfeit_winner;
   const [draft, setDraft] = useState("");
-  const [name, setName] = useState(prefs.value.chatName);
+  const [name, setName] = useState(prefs.value.name);
   const list = useRef<HTMLOListElement>(null);
   const panel = useRef<HTMLElement>(null);
   const count = messages.length;
@@ -82,12 +85,12 @@ export function ChatPanel({ store }: { store: GameStore }) {
     if (onScreen && newest > seenId.value) seenId.value = newest;
   }, [onScreen, newest]);
 
-  const needsName = spectator && !prefs.value.chatName;
+  const needsName = spectator && !prefs.value.name;
   const send = (body: ChatBody): boolean => {
-    const chosen = spectator ? (prefs.value.chatName || name.trim()).slice(0, MAX_NAME) : null;
+    const chosen = spectator ? (prefs.value.name || name.trim()).slice(0, MAX_NAME_CHARS) : null;
     if (spectator && !chosen) return false;
     if (!store.sendChat(channel, body, chosen)) return false;
-    if (spectator && chosen && chosen !== prefs.value.chatName) setPref("chatName", chosen);
+    if (spectator && chosen && chosen !== prefs.value.name) setPref("name", chosen);
     return true;
   };
   const submit = (e: Event) => {
@@ -135,7 +138,7 @@ export function ChatPanel({ store }: { store: GameStore }) {
             {t("chat.yourName")}
             <input
               type="text"
-              maxLength={MAX_NAME}
+              maxLength={MAX_NAME_CHARS}
               value={name}
               autocomplete="nickname"
               onInput={(e) => setName((e.target as HTMLInputElement).value)}

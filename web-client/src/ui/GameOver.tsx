@@ -1,4 +1,4 @@
-import { sideName, t } from "../i18n";
+import { playerName, sideName, t } from "../i18n";
 import { otherFaction, type View } from "../net/protocol";
 import { roundOutcome, vpByRound } from "../state/derived";
 import type { GameStore } from "../state/store";
@@ -21,7 +21,7 @@ export function GameOver({ store }: { store: GameStore }) {
       ? winner === me
         ? t("over.youWin")
         : t("over.youLose")
-      : t("over.winner", { side: sideName(winner) });
+      : t("over.winner", { side: playerName(winner, room?.names) });
   const asked: boolean[] = room?.rematch_requested ?? [false, false];
   const myIdx = me === "rebel" ? 0 : me === "imperial" ? 1 : -1;
   const points = vpByRound(view);
@@ -30,12 +30,12 @@ export function GameOver({ store }: { store: GameStore }) {
     <section class="panel gameover" aria-labelledby="over-h">
       <h2 id="over-h">{t("over.title")}</h2>
       <p class={`headline ${winner ?? ""}`}>{headline}</p>
-      {winner && me && <p>{t("over.winner", { side: sideName(winner) })}</p>}
+      {winner && me && <p>{t("over.winner", { side: playerName(winner, room?.names) })}</p>}
       {room?.forfeit_winner ? (
         <p>
           {room.forfeit_reason === "time"
-            ? t("over.onTime", { side: sideName(otherFaction(room.forfeit_winner)) })
-            : t("over.forfeit", { side: sideName(room.forfeit_winner) })}
+            ? t("over.onTime", { side: playerName(otherFaction(room.forfeit_winner), room.names) })
+            : t("over.forfeit", { side: playerName(room.forfeit_winner, room.names) })}
         </p>
       ) : tutorial ? (
         <TutorialEnd view={view} />

@@ -1,11 +1,20 @@
 import { useState } from "preact/hooks";
 import { errorMessage, t } from "../i18n";
 import { ApiError } from "../net/http";
-import type { Mode, Opponent, SideChoice, SpectatorPolicy, TimeControl } from "../net/protocol";
+import {
+  JOIN_CODE_DIGITS,
+  type Mode,
+  type Opponent,
+  type SideChoice,
+  type SpectatorPolicy,
+  type TimeControl,
+} from "../net/protocol";
 import { canonicalCode, displayCode } from "../net/roomCode";
+import { prefs, setPref } from "../state/prefs";
+import { MyRooms } from "./MyRooms";
 import { navigate } from "./router";
 import { api, tokens } from "./services";
-import { LanguagePicker } from "./widgets";
+import { LanguagePicker, NameField, nameToSend } from "./widgets";
 
 type OpponentChoice = "friend" | "easy" | "normal" | "hard";
 
@@ -24,6 +33,8 @@ export function Landing() {
   const [customMinutes, setCustomMinutes] = useState(15);
   const [customIncrement, setCustomIncrement] = useState(10);
   const [code, setCode] = useState("");
+  const [joinCode, setJoinCode] = useState("");
+  const [name, setName] = useState(prefs.value.name);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [entering, setEntering] = useState(false);
@@ -36,6 +47,7 @@ export function Landing() {
     setBusy(true);
     setError(null);
     try {
+      const chosen = nameToSend(name);
       const room = await api.createRoom({
         side,
         mode,
@@ -43,9 +55,12 @@ export function Landing() {
         opponent: opponentOption(opponent),
         ...(revealAtEnd ? { reveal_at_end: true } : {}),
         ...timeControl(clock, customMinutes, customIncrement),
+        ...(chosen ? { name: chosen } : {}),
       });
+      if (chosen) setPref("name", chosen);
       tokens.setToken(room.code, room.token);
       if (room.invite_url) tokens.setInvite(room.code, room.invite_url);
+      if (room.join_code) tokens.setJoinCode(room.code, room.join_code);
       navigate(`/r/${room.code}`);
     } catch (err) {
       setError(err instanceof ApiError ? errorMessage(err.code, err.message) : String(err));
@@ -55,8 +70,9 @@ export function Landing() {
   };
 
   const typed = canonicalCode(code);
-  // A typed code takes the room's free seat; with both seats taken it offers to watch; this device's
-  // own seat (its token) goes straight to the room.
+  const digits = joinCode.replace(/\D/g, "");
+  // The room code with its join code takes the free seat; the room code alone lets one watch (and
+  // with both seats taken the code offers that); this device's own seat goes straight to the room.
   const enter = async (e: Event) => {
     e.preventDefault();
     setEntryError(null);
@@ -72,8 +88,12 @@ export function Landing() {
     setEntering(true);
     try {
       const status = await api.roomStatus(typed);
-      if (status.seat_free) {
-        const joined = await api.joinRoom(status.code, null);
+      if (status.seat_free && digits.length !== JOIN_CODE_DIGITS) {
+        setEntryError(t("landing.needJoinCode"));
+      } else if (status.seat_free) {
+        const chosen = nameToSend(name);
+        const joined = await api.joinRoom(status.code, { join_code: digits }, chosen);
+        if (chosen) setPref("name", chosen);
         tokens.setToken(status.code, joined.token);
         navigate(`/r/${status.code}`);
       } else if (status.spectators === "anyone_with_link") {
@@ -102,6 +122,7 @@ export function Landing() {
 
       <form class="panel" onSubmit={create} aria-labelledby="create-h">
         <h2 id="create-h">{t("landing.create")}</h2>
+        <NameField id="create-name" value={name} onInput={setName} />
         <Radio
           legend={t("landing.side")}
           name="side"
@@ -187,18 +208,40 @@ export function Landing() {
 
       <form class="panel" onSubmit={enter} aria-labelledby="enter-h">
         <h2 id="enter-h">{t("landing.enter")}</h2>
-        <label for="code">{t("landing.code")}</label>
+        <p class="small muted">{t("landing.enterHint")}</p>
+        <div class="enter-fields">
+          <p>
+            <label for="code">{t("landing.code")}</label>
+            <input
+              id="code"
+              value={code}
+              placeholder="KJCH-M97E"
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellcheck={false}
+              onInput={(e) => setCode((e.currentTarget as HTMLInputElement).value)}
+            />
+          </p>
+          <p>
+            <label for="join-code">{t("landing.joinCode")}</label>
+            <input
+              id="join-code"
+              value={joinCode}
+              placeholder="123456"
+              inputMode="numeric"
+              autoComplete="off"
+              maxLength={JOIN_CODE_DIGITS + 2}
+              aria-describedby="join-code-hint"
+              onInput={(e) => setJoinCode((e.currentTarget as HTMLInputElement).value)}
+            />
+            <span id="join-code-hint" class="small muted">
+              {t("landing.joinCodeHint")}
+            </span>
+          </p>
+        </div>
+        {digits.length > 0 && <NameField id="enter-name" value={name} onInput={setName} />}
         <div class="row">
-          <input
-            id="code"
-            value={code}
-            placeholder="KJCH-M97E"
-            autoComplete="off"
-            autoCapitalize="characters"
-            spellcheck={false}
-            onInput={(e) => setCode((e.currentTarget as HTMLInputElement).value)}
-          />
-          <button type="submit" disabled={!code.trim() || entering}>
+          <button type="submit" class="primary" disabled={!code.trim() || entering}>
             {entering ? t("landing.joining") : t("landing.enterButton")}
           </button>
           <button type="button" disabled={!typed} onClick={() => navigate(`/r/${typed}/watch`)}>
@@ -219,6 +262,8 @@ export function Landing() {
           </p>
         )}
       </form>
+
+      <MyRooms />
     </main>
   );
 }

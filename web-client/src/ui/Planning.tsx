@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { STRATEGIES } from "../data/cards";
-import { colon, sideName, strategyName, strategyText, t } from "../i18n";
+import { colon, playerLabel, sideName, strategyName, strategyText, t } from "../i18n";
 import { FACTIONS, otherFaction, type PlayerView, type Strategy } from "../net/protocol";
 import { myAnswers, playerOf, roundOutcome, strategyChoices } from "../state/derived";
 import type { GameStore } from "../state/store";
@@ -47,7 +47,7 @@ export function Planning({ store }: { store: GameStore }) {
             return (
               <div key={f} class={`strategy-block ${f}`}>
                 <h3>
-                  {sideName(f)}
+                  <bdi>{playerLabel(f, store.names.value)}</bdi>
                   {me === f && t("common.youMark")} — {slotText(p)}
                   {p.strategy.state === "known" && !p.modifiers.located && (
                     <>

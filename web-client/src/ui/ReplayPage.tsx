@@ -5,7 +5,7 @@
 // and projects each step for those eyes, so this page can only show what they were allowed to see.
 import { batch } from "@preact/signals";
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
-import { colon, errorMessage, logLine, sideName, t } from "../i18n";
+import { colon, errorMessage, logLine, type Names, playerName, sideName, t } from "../i18n";
 import { ApiError } from "../net/http";
 import type { ClientErrorCode, Faction, LogEntry, ReplayEyes, ReplaySteps, Role, View } from "../net/protocol";
 import { displayCode } from "../net/roomCode";
@@ -86,6 +86,7 @@ export function ReplayPage({ code, game }: { code: string; game: number }) {
     if (!data || !step) return;
     batch(() => {
       store.role.value = roleOf(data);
+      store.names.value = data.names;
       store.seq.value = step.seq;
       store.view.value = shown(step.view);
       store.log.value = log;
@@ -133,13 +134,13 @@ export function ReplayPage({ code, game }: { code: string; game: number }) {
           <>
             <section class="replay-head panel" aria-label={t("replay.title", { n: game })}>
               <p class="replay-result">
-                <strong>{resultText(data.outcome, data.forfeit_winner, data.forfeit_reason)}</strong>
+                <strong>{resultText(data.outcome, data.forfeit_winner, data.forfeit_reason, data.names)}</strong>
                 {data.outcome && <span class="muted"> · {t(`over.by.${data.outcome.reason}`)}</span>}
               </p>
               <Eyes eyes={eyes} loaded={loaded!.eyes} me={me} revealed={data.revealed} onChange={setEyes} />
               {failure && <p class="error">{errorMessage(failure)}</p>}
             </section>
-            <Controls at={at} last={last} go={go} view={step.view} acted={step.seat} />
+            <Controls at={at} last={last} go={go} view={step.view} acted={step.seat} names={data.names} />
             <div class="replay-body">
               {view && <Table store={store} />}
               <ReplayLog entries={log} fresh={step.log.length} />
@@ -199,7 +200,14 @@ function Eyes(props: {
   );
 }
 
-function Controls(props: { at: number; last: number; go: (i: number) => void; view: View; acted: Faction | null }) {
+function Controls(props: {
+  at: number;
+  last: number;
+  go: (i: number) => void;
+  view: View;
+  acted: Faction | null;
+  names: Names;
+}) {
   const { at, last, go, view } = props;
   return (
     <nav class="replay-controls" aria-label={t("replay.controls")}>
@@ -242,7 +250,7 @@ function Controls(props: { at: number; last: number; go: (i: number) => void; vi
         {props.acted && (
           <>
             {" · "}
-            {t("replay.acted", { side: sideName(props.acted) })}
+            {t("replay.acted", { side: playerName(props.acted, props.names) })}
           </>
         )}
       </span>

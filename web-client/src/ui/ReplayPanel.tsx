@@ -1,7 +1,7 @@
 // The finished game's replay: each player may agree to reveal everything in it (both must, the
 // file holds every secret choice); once both did, anyone in the room may download the file and
 // check it with `evr verify` (proto/REPLAY.md).
-import { sideName, t } from "../i18n";
+import { playerName, t } from "../i18n";
 import { type Faction, otherFaction, type RoomInfo } from "../net/protocol";
 import { replayPage } from "../state/route";
 
@@ -48,17 +48,31 @@ export function ReplayPanel(props: { room: RoomInfo; me: Faction | null; onRevea
               </button>
             </p>
           )}
-          {me && mine && <p role="status">{t("reveal.youAgreed")}</p>}
-          {other && (
-            <p role="status">
-              {theirs
-                ? t("reveal.theyAgreed", { side: sideName(other) })
-                : t("reveal.waiting", { side: sideName(other) })}
-            </p>
-          )}
-          {!me && <p class="muted">{t("reveal.notYet")}</p>}
+          <p role="status" class="reveal-status">
+            {agreementText(me, mine, theirs, other, room)}
+          </p>
         </>
       )}
     </section>
   );
+}
+
+/** Where the agreements stand, as the room tells them: before anyone agreed, that both must. */
+function agreementText(me: Faction | null, mine: boolean, theirs: boolean, other: Faction | null, room: RoomInfo) {
+  const computer = room.options.opponent?.kind === "computer";
+  if (me && other) {
+    const them = computer ? t("reveal.computer") : playerName(other, room.names);
+    if (mine) return t("reveal.youAgreedWaiting", { side: them });
+    if (theirs) return computer ? t("reveal.computerAgreed") : t("reveal.theyAgreedYourTurn", { side: them });
+    return t("reveal.bothMust");
+  }
+  const agreed = room.reveal_agreed;
+  if (agreed[0] || agreed[1]) {
+    const side: Faction = agreed[0] ? "rebel" : "imperial";
+    return t("reveal.oneAgreed", {
+      side: playerName(side, room.names),
+      other: playerName(otherFaction(side), room.names),
+    });
+  }
+  return t("reveal.notYet");
 }

@@ -1,6 +1,6 @@
 import type { ComponentChildren } from "preact";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { colon, errorMessage, logLine, sideName, t } from "../i18n";
+import { colon, errorMessage, logLine, playerName, t } from "../i18n";
 import { Connection } from "../net/connection";
 import { browserSocketFactory, realClock, wsUrlFor } from "../net/env";
 import { otherFaction } from "../net/protocol";
@@ -14,6 +14,7 @@ import { Clocks } from "./Clocks";
 import { FairnessPanel } from "./Fairness";
 import { GameOver } from "./GameOver";
 import { Lobby } from "./Lobby";
+import { MoveSeat } from "./MoveSeat";
 import { Planning } from "./Planning";
 import { Reference } from "./Reference";
 import { SettingsMenu } from "./Settings";
@@ -33,6 +34,8 @@ export function RoomPage({ code, watch }: { code: string; watch: boolean }) {
 
   useEffect(() => {
     if (!ctx) return;
+    // the room goes to the top of this device's rooms (the landing page's list)
+    if (token) tokens.touch(code);
     ctx.conn.start();
     const onOnline = () => ctx.conn.retryNow();
     addEventListener("online", onOnline);
@@ -41,7 +44,7 @@ export function RoomPage({ code, watch }: { code: string; watch: boolean }) {
       ctx.conn.stop();
       ctx.store.detach();
     };
-  }, [ctx]);
+  }, [ctx, code, token]);
 
   if (!ctx) {
     return (
@@ -100,7 +103,8 @@ function Header({ code, store }: { code: string; store: GameStore }) {
       <button type="button" class="link rules-link" onClick={openReference}>
         {t("header.rules")}
       </button>
-      {!store.isSpectator.value && <SettingsMenu />}
+      {!store.isSpectator.value && store.role.value && <MoveSeat code={code} />}
+      {!store.isSpectator.value && <SettingsMenu store={store} />}
       <LanguagePicker />
     </header>
   );
@@ -164,7 +168,7 @@ function Room({ code, store }: { code: string; store: GameStore }) {
       <main class={`page${wide ? " wide" : ""}`}>
         {opp && oppSeat?.taken && !oppSeat.connected && view?.phase !== "game_over" && !store.forfeited.value && (
           <AwayNotice
-            side={sideName(opp)}
+            side={playerName(opp, store.names.value)}
             claimIn={oppSeat.claim_in_seconds}
             presence={store.presence.value}
             onClaim={() => store.claimWin()}

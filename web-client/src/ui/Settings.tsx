@@ -1,11 +1,22 @@
-// The header's settings menu: how "your turn" is announced while the page is in the background (a
-// sound, a system notification). Remembered in this browser (state/prefs.ts).
+// The header's settings menu: the player's display name at this table (sent to the server: everyone
+// sees it), and how "your turn" is announced while the page is in the background (a sound, a system
+// notification), remembered in this browser (state/prefs.ts).
 import { useState } from "preact/hooks";
 import { t } from "../i18n";
 import { prefs, setPref } from "../state/prefs";
+import type { GameStore } from "../state/store";
+import { NameField, nameToSend } from "./widgets";
 
-export function SettingsMenu() {
+export function SettingsMenu({ store }: { store: GameStore }) {
   const p = prefs.value;
+  const me = store.me.value;
+  const current = me ? store.names.value[me === "rebel" ? 0 : 1] : null;
+  const [name, setName] = useState(current ?? "");
+  const saveName = (e: Event) => {
+    e.preventDefault();
+    const chosen = nameToSend(name);
+    if (store.setName(chosen) && chosen) setPref("name", chosen);
+  };
   const [blocked, setBlocked] = useState(false);
   const toggleNotify = async (on: boolean) => {
     if (!on) return setPref("notify", false);
@@ -20,6 +31,14 @@ export function SettingsMenu() {
         <span aria-hidden="true">⚙</span>
       </summary>
       <div class="settings-menu panel">
+        {me && (
+          <form class="name-form" onSubmit={saveName}>
+            <NameField id="settings-name" value={name} onInput={setName} />
+            <button type="submit" disabled={(nameToSend(name) ?? null) === current}>
+              {t("name.save")}
+            </button>
+          </form>
+        )}
         <p class="small muted">{t("settings.yourTurn")}</p>
         <label>
           <input

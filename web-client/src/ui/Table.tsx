@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "preact/hooks";
 import { cardsIn } from "../data/cards";
-import { cardName, colon, sideName, strategyName, t } from "../i18n";
+import { cardName, colon, playerLabel, playerName, sideName, strategyName, t } from "../i18n";
 import { type Faction, otherFaction, type PlayerView, type View } from "../net/protocol";
 import { choiceKey, myAnswers, optionForCard, playerOf, refKey, roundOutcome, totalStatus } from "../state/derived";
 import type { GameStore } from "../state/store";
@@ -79,16 +79,16 @@ function PlayerStrip({ view, f, store }: { view: View; f: Faction; store: GameSt
   // R-4: a pass is the last action and the other side is to act; it is shown until someone acts.
   const passed = view.phase === "struggle" && view.last_action_was_pass && view.turn === otherFaction(f);
   return (
-    <section class={`strip ${f}${acting ? " acting" : ""}`} aria-label={sideName(f)}>
+    <section class={`strip ${f}${acting ? " acting" : ""}`} aria-label={playerLabel(f, store.names.value)}>
       <div class="strip-head">
         <h2>
-          {sideName(f)}
+          <bdi>{playerLabel(f, store.names.value)}</bdi>
           {mine && <span class="muted">{t("common.youMark")}</span>}
         </h2>
         {acting && (
           <span class="turn-chip">
             <span aria-hidden="true">▶ </span>
-            {mine ? t("table.yourTurn") : t("table.theirTurn", { side: sideName(f) })}
+            {mine ? t("table.yourTurn") : t("table.theirTurn", { side: playerName(f, store.names.value) })}
           </span>
         )}
         {passed && <span class="pass-chip">{t("table.passed")}</span>}
@@ -253,11 +253,12 @@ function ActionBar({ store }: { store: GameStore }) {
   const waiting = store.waitingFor.value;
   const busy = store.busy.value;
   let line: string;
-  if (!me) line = waiting ? t("table.theirTurn", { side: sideName(waiting) }) : t(`phase.${view.phase}`);
+  const names = store.names.value;
+  if (!me) line = waiting ? t("table.theirTurn", { side: playerName(waiting, names) }) : t(`phase.${view.phase}`);
   else if (view.pending && view.pending.owner !== me)
-    line = t("table.waitingChoice", { side: sideName(view.pending.owner) });
+    line = t("table.waitingChoice", { side: playerName(view.pending.owner, names) });
   else if (waiting === me) line = t("table.yourTurn");
-  else if (waiting) line = t("table.theirTurn", { side: sideName(waiting) });
+  else if (waiting) line = t("table.theirTurn", { side: playerName(waiting, names) });
   else line = t(`phase.${view.phase}`);
   const p = me ? playerOf(view, me) : null;
   const bar = useRef<HTMLDivElement>(null);

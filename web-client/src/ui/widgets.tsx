@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
 import { LANGS, type Lang, lang, setLanguage, t } from "../i18n";
+import { MAX_NAME_CHARS } from "../net/protocol";
 
 export function LanguagePicker() {
   return (
@@ -53,4 +54,28 @@ export function CopyField({ label, value }: { label: string; value: string }) {
  * ("237." was drawn as "37." with a fixed indent). */
 export function numbered(count: number): { paddingLeft: string } {
   return { paddingLeft: `${String(Math.max(count, 1)).length + 2}ch` };
+}
+
+/** The player's display name, optional: prefilled with the name this device remembers. */
+export function NameField(props: { id: string; value: string; onInput: (v: string) => void }) {
+  return (
+    <p class="namefield">
+      <label for={props.id}>{t("name.label")}</label>{" "}
+      <input
+        id={props.id}
+        name="name"
+        value={props.value}
+        maxLength={MAX_NAME_CHARS}
+        autoComplete="nickname"
+        placeholder={t("name.placeholder")}
+        onInput={(e) => props.onInput((e.currentTarget as HTMLInputElement).value)}
+      />
+    </p>
+  );
+}
+
+/** `typed` as the name to send: trimmed, `null` when empty (the side name stays the default). */
+export function nameToSend(typed: string): string | null {
+  const name = typed.trim();
+  return name === "" ? null : name;
 }

@@ -9,9 +9,7 @@ mod allowance;
 
 use std::collections::VecDeque;
 
-use evr_protocol::{
-    CHAT_HISTORY, ChatAuthor, ChatBody, ChatChannel, ChatMessage, ErrorCode, MAX_CHAT_CHARS, MAX_CHAT_NAME_CHARS,
-};
+use evr_protocol::{CHAT_HISTORY, ChatAuthor, ChatBody, ChatChannel, ChatMessage, ErrorCode, MAX_CHAT_CHARS};
 use evr_rules::Faction;
 
 pub use self::allowance::Allowance;
@@ -100,16 +98,12 @@ fn clean_text(text: &str) -> Result<String, Refused> {
     Ok(text.to_string())
 }
 
-/// A spectator's display name: trimmed, 1 to `MAX_CHAT_NAME_CHARS` characters, one line.
+/// A spectator's display name (`crate::names`).
 fn display_name(name: Option<&str>) -> Result<String, Refused> {
-    let name = name.map(str::trim).unwrap_or_default();
-    if name.is_empty() || name.chars().count() > MAX_CHAT_NAME_CHARS || name.chars().any(char::is_control) {
-        return Err(Refused(
-            ErrorCode::BadChat,
-            "a spectator writes under a name of 1 to 24 characters",
-        ));
-    }
-    Ok(name.to_string())
+    name.and_then(crate::names::display_name).ok_or(Refused(
+        ErrorCode::BadChat,
+        "a spectator writes under a name of 1 to 24 characters",
+    ))
 }
 
 /// The room's latest messages (enough that each reader gets its `CHAT_HISTORY` latest even when
@@ -191,6 +185,7 @@ mod tests {
                 channel,
                 from: ChatAuthor::Seat(Faction::Rebel),
                 body: text("hi"),
+                name: None,
             },
         }
     }
@@ -233,7 +228,7 @@ mod tests {
             refused(check(None, ChatChannel::Spectators, text("x"), None)),
             Some(ErrorCode::BadChat)
         );
-        let long_name = "n".repeat(MAX_CHAT_NAME_CHARS + 1);
+        let long_name = "n".repeat(evr_protocol::MAX_NAME_CHARS + 1);
         assert_eq!(
             refused(check(None, ChatChannel::Spectators, text("x"), Some(&long_name))),
             Some(ErrorCode::BadChat)

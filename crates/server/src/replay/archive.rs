@@ -5,13 +5,13 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::extract::{Path, State};
-use evr_protocol::{GameArchive, GameSummary, RoomOptions};
+use evr_protocol::{GameArchive, GameSummary};
 
 use super::{is_over, load, revealed, rules_outcome};
 use crate::app::App;
 use crate::fairness::GameSecret;
 use crate::http::ApiError;
-use crate::store::StoredGame;
+use crate::store::{StoredGame, StoredRoom};
 
 pub async fn archive(State(app): State<Arc<App>>, Path(typed): Path<String>) -> Result<Json<GameArchive>, ApiError> {
     let (room, games) = load(&app, &typed, "the archive", |store, code| {
@@ -22,16 +22,14 @@ pub async fn archive(State(app): State<Arc<App>>, Path(typed): Path<String>) -> 
         Ok(games)
     })
     .await?;
-    let games = games
-        .iter()
-        .map(|g| summary(&room.code, &room.options, g))
-        .collect::<Result<Vec<_>, _>>()?;
+    let games = games.iter().map(|g| summary(&room, g)).collect::<Result<Vec<_>, _>>()?;
     Ok(Json(GameArchive { code: room.code, games }))
 }
 
 /// One line of the archive.
-fn summary(code: &str, options: &RoomOptions, game: &StoredGame) -> Result<GameSummary, ApiError> {
-    let outcome = rules_outcome(code, options.mode, game)?;
+fn summary(room: &StoredRoom, game: &StoredGame) -> Result<GameSummary, ApiError> {
+    let options = &room.options;
+    let outcome = rules_outcome(&room.code, options.mode, game)?;
     let over = is_over(outcome, game);
     Ok(GameSummary {
         number: game.game_no,
@@ -41,5 +39,6 @@ fn summary(code: &str, options: &RoomOptions, game: &StoredGame) -> Result<GameS
         forfeit_winner: game.result.and_then(|r| r.forfeit_winner),
         forfeit_reason: super::forfeit_reason(game),
         replay_available: over && matches!(game.secret, GameSecret::Committed { .. }) && revealed(options, game),
+        names: super::names(room, game),
     })
 }

@@ -9,6 +9,7 @@ use axum::http::HeaderMap;
 use axum::response::Response;
 use evr_protocol::{ErrorCode, Fairness, RoomOptions};
 use evr_replay::{FORMAT, Replay, ReplayAction, VERSION};
+use evr_rules::ByFaction;
 
 use super::{is_over, json_response, load_game, not_over, revealed, rules_outcome};
 use crate::app::App;
@@ -22,7 +23,9 @@ pub async fn replay(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let (room, game) = load_game(&app, &typed, game_no, "a replay").await?;
-    let file = build(&room.code, &room.options, game)?;
+    let names = super::names(&room, &game);
+    let mut file = build(&room.code, &room.options, game)?;
+    file.names = names;
     json_response(&file, &headers, Some(format!("evr-{}-game-{game_no}.json", room.code)))
 }
 
@@ -68,5 +71,6 @@ fn build(code: &str, options: &RoomOptions, game: StoredGame) -> Result<Replay, 
             .collect(),
         outcome,
         forfeit_winner: game.result.and_then(|r| r.forfeit_winner),
+        names: ByFaction::default(),
     })
 }

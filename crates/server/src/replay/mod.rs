@@ -7,32 +7,36 @@
 //!   as the requesting player's own seat, or (once both players agreed) with everything shown —
 //!   `steps.rs`, for the replay page;
 //! - `GET /api/rooms/{code}/games/{n}/replay`: the replay file (`proto/REPLAY.md`), once both
-//!   players agreed to reveal the game — `file.rs`.
+//!   players agreed to reveal the game — `file.rs`;
+//! - `GET /api/rooms/{code}/seat`: where a seat's current game stands, for the list of a
+//!   device's rooms — `seat.rs`.
 //!
 //! A game still being played has neither steps nor a file: live spectators watch it live. Each
 //! answer is one response, gzipped when the client accepts it.
 
 mod archive;
 mod file;
+mod seat;
 mod steps;
 
 use std::io::Write;
 
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use evr_protocol::{ErrorCode, RoomOptions};
-use evr_rules::{Faction, Game, Mode, Outcome, Viewer};
+use evr_protocol::{ErrorCode, Opponent, RoomOptions};
+use evr_rules::{ByFaction, Faction, Game, Mode, Outcome, Viewer};
 use flate2::Compression;
 use flate2::write::GzEncoder;
 use serde::Serialize;
 
 pub use self::archive::archive;
 pub use self::file::replay;
+pub use self::seat::seat_summary;
 pub use self::steps::steps;
 use crate::app::App;
 use crate::http::ApiError;
 use crate::secrets;
-use crate::store::{Store, StoreError, StoredGame, StoredRoom};
+use crate::store::{Store, StoreError, StoredGame, StoredRoom, StoredSeat};
 
 /// Room `typed`'s stored room (its code canonical) and what `read` takes from the store for it,
 /// read off the async threads; `room_not_found` for a room that does not exist, `storage_failed`
@@ -150,6 +154,35 @@ fn rules_outcome(code: &str, mode: Mode, game: &StoredGame) -> Result<Option<Out
         .outcome)
 }
 
+/// The seat of a stored room that `token` holds (from its first device or one it was moved to).
+pub fn seat_of_token(room: &StoredRoom, token: &str) -> Option<StoredSeat> {
+    if secrets::token_matches(token, &room.creator_hash) {
+        return Some(StoredSeat::Creator);
+    }
+    if room
+        .guest_hash
+        .as_deref()
+        .is_some_and(|h| secrets::token_matches(token, h))
+    {
+        return Some(StoredSeat::Guest);
+    }
+    room.devices
+        .iter()
+        .find(|d| secrets::token_matches(token, &d.token_hash))
+        .map(|d| d.seat)
+}
+
+/// The players' display names in `game`, by the side each played (sides swap at each rematch).
+fn names(room: &StoredRoom, game: &StoredGame) -> ByFaction<Option<String>> {
+    ByFaction::from_fn(|f| {
+        if f == game.creator_faction {
+            room.creator_name.clone()
+        } else {
+            room.guest_name.clone()
+        }
+    })
+}
+
 /// Whether a game with this result is over (by the rules, or by a claimed win).
 fn is_over(outcome: Option<Outcome>, game: &StoredGame) -> bool {
     outcome.is_some() || game.result.is_some_and(|r| r.forfeit_winner.is_some())
@@ -168,8 +201,20 @@ fn not_over() -> ApiError {
     )
 }
 
-/// Whether both players agreed to reveal `game`: each by `reveal_replay`, or all at once by joining
-/// a room created to reveal every game at its end.
+/// Which sides agreed to reveal a game whose creator played `creator_faction` and whose players'
+/// stored agreements are `stored`: each by `reveal_replay`; both at once in a room created to
+/// reveal every game at its end; and the computer opponent (the guest's seat) once the game is
+/// over — it has nothing to hide, and a player alone against it could otherwise never reveal.
+pub fn agreed(options: &RoomOptions, creator_faction: Faction, stored: ByFaction<bool>, over: bool) -> ByFaction<bool> {
+    if options.reveal_at_end {
+        return ByFaction::splat(true);
+    }
+    let computer = matches!(options.opponent, Some(Opponent::Computer { .. }));
+    ByFaction::from_fn(|f| stored[f] || (computer && over && f != creator_faction))
+}
+
+/// Whether both players agreed to reveal finished `game` (`agreed`).
 fn revealed(options: &RoomOptions, game: &StoredGame) -> bool {
-    options.reveal_at_end || (game.reveal.rebel && game.reveal.imperial)
+    let both = agreed(options, game.creator_faction, game.reveal, true);
+    both.rebel && both.imperial
 }

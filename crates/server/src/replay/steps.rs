@@ -20,8 +20,7 @@ use evr_rules::{Faction, Viewer};
 use super::{is_over, json_response, load_game, not_over, replay_each, revealed};
 use crate::app::App;
 use crate::http::ApiError;
-use crate::secrets;
-use crate::store::{StoredGame, StoredRoom};
+use crate::store::{StoredGame, StoredRoom, StoredSeat};
 
 pub async fn steps(
     State(app): State<Arc<App>>,
@@ -52,17 +51,10 @@ pub async fn steps(
 
 /// The side the holder of `token` played in `game` (sides swap at each rematch).
 fn faction_of_token(room: &StoredRoom, game: &StoredGame, token: &str) -> Option<Faction> {
-    if secrets::token_matches(token, &room.creator_hash) {
-        Some(game.creator_faction)
-    } else if room
-        .guest_hash
-        .as_deref()
-        .is_some_and(|h| secrets::token_matches(token, h))
-    {
-        Some(game.creator_faction.opponent())
-    } else {
-        None
-    }
+    super::seat_of_token(room, token).map(|seat| match seat {
+        StoredSeat::Creator => game.creator_faction,
+        StoredSeat::Guest => game.creator_faction.opponent(),
+    })
 }
 
 /// Every step of a finished game through `eyes`, or why it is refused.
@@ -119,6 +111,7 @@ fn build(
         outcome,
         forfeit_winner: game.result.and_then(|r| r.forfeit_winner),
         forfeit_reason: super::forfeit_reason(&game),
+        names: super::names(room, &game),
         steps,
     })
 }

@@ -37,6 +37,7 @@ impl Room {
                 None,
             );
         }
+        let seat_name = c.seat.and_then(|s| self.names[s].clone());
         let seat = c.seat.map(|s| self.current.faction_of(s));
         let (from, body) = match chat::check(seat, channel, body, name.as_deref()) {
             Ok(checked) => checked,
@@ -50,6 +51,8 @@ impl Room {
                 channel,
                 from,
                 body,
+                // a seat's name as it is now: the message keeps it if the name changes later
+                name: seat_name,
             },
         };
         let write = self.submit(WriteOp::Chat {

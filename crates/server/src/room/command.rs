@@ -35,6 +35,26 @@ pub enum Command {
     Chat(Box<ChatLine>),
     /// The guest takes the free seat. Its `reply` gets the seat, or why it was refused.
     Join(Box<Join>),
+    /// The creator asks for a new invite secret and join code (`token`: their seat token).
+    NewInvite {
+        token: String,
+        reply: oneshot::Sender<Result<Invite, ErrorCode>>,
+    },
+    /// A player asks for a link that moves their seat to another device.
+    IssueTransfer {
+        token: String,
+        reply: oneshot::Sender<Result<Transfer, ErrorCode>>,
+    },
+    /// Another device takes a seat with a transfer link's secret.
+    TakeSeat {
+        secret: String,
+        reply: oneshot::Sender<Result<Joined, ErrorCode>>,
+    },
+    /// The seat on `conn` sets (or clears) its display name.
+    SetName {
+        conn: ConnId,
+        name: Option<String>,
+    },
     /// What anyone with the code may know of the room (HTTP).
     Status {
         reply: oneshot::Sender<RoomStatus>,
@@ -81,11 +101,36 @@ pub struct ChatLine {
     pub name: Option<String>,
 }
 
-/// The guest takes the free seat with the invite secret, or with the code alone (`None`).
+/// The guest takes the free seat, with the invite secret or the join code, under a display name
+/// (already checked, `None`: shown as the side).
 #[derive(Debug)]
 pub struct Join {
-    pub invite: Option<String>,
+    pub by: JoinBy,
+    pub name: Option<String>,
     pub reply: oneshot::Sender<Result<Joined, ErrorCode>>,
+}
+
+/// The secret a guest joins with.
+#[derive(Debug)]
+pub enum JoinBy {
+    /// The secret of the invite link.
+    Invite(String),
+    /// The join code a friend types with the room code.
+    JoinCode(String),
+}
+
+/// A new invite secret and join code (to be told only to the creator).
+#[derive(Clone, Debug)]
+pub struct Invite {
+    pub secret: String,
+    pub join_code: String,
+}
+
+/// A link that moves a seat to another device: its secret and when it expires (ms since 1970).
+#[derive(Clone, Debug)]
+pub struct Transfer {
+    pub secret: String,
+    pub expires_at: i64,
 }
 
 /// Answer to a successful join.

@@ -3,10 +3,11 @@
 //! built in `projection.rs` for that connection's viewer.
 //!
 //! This file holds the room's state and its dispatcher; each kind of command is handled in its own
-//! file: `seats.rs` (connecting, leaving, joining, claiming a win), `play.rs` (actions and
-//! rematches), `chat.rs` (the chat, whose rules are `crate::chat`), `clock.rs` (the clocks, whose
-//! arithmetic is `crate::clock`), `computer.rs` (the computer opponent), `recovery.rs` (rebuilding
-//! from the store).
+//! file: `seats.rs` (connecting, leaving, claiming a win), `joining.rs` (the guest taking the
+//! free seat: invite link or join code), `transfer.rs` (a seat moved to another device),
+//! `names.rs` (display names), `play.rs` (actions and rematches), `chat.rs` (the chat, whose
+//! rules are `crate::chat`), `clock.rs` (the clocks, whose arithmetic is `crate::clock`),
+//! `computer.rs` (the computer opponent), `recovery.rs` (rebuilding from the store).
 
 mod chat;
 mod clock;
@@ -16,6 +17,8 @@ mod computer;
 mod fuzz_tests;
 mod game_match;
 mod hibernation;
+mod joining;
+mod names;
 pub mod ownership;
 mod play;
 mod projection;
@@ -26,6 +29,7 @@ mod seat;
 mod seats;
 #[cfg(test)]
 mod tests;
+mod transfer;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -35,9 +39,12 @@ use evr_protocol::{ErrorCode, Opponent, RoomOptions, ServerMsg};
 use evr_rules::{Faction, Game};
 use tokio::sync::mpsc;
 
-pub use self::command::{ChatLine, Command, ConnId, Connect, Join, Joined, Outbound, PlayerAction, RoomHandle};
+pub use self::command::{
+    ChatLine, Command, ConnId, Connect, Invite, Join, JoinBy, Joined, Outbound, PlayerAction, RoomHandle, Transfer,
+};
 use self::computer::ComputerSeat;
 use self::game_match::Match;
+pub use self::joining::new_join_code;
 pub use self::recovery::RecoveryError;
 pub use self::registry::Registry;
 use self::seat::{BySeat, Seat};
@@ -69,8 +76,16 @@ pub struct Room {
     code: String,
     options: RoomOptions,
     invite_hash: Vec<u8>,
+    /// The join code a friend types with the room code (`None`: a room against the computer).
+    join_code: Option<joining::JoinCode>,
     /// Each seat's token hash; `None` while the seat is free.
     seat_hashes: BySeat<Option<Vec<u8>>>,
+    /// The token hashes of the other devices each seat was moved to (`transfer.rs`).
+    devices: BySeat<Vec<Vec<u8>>>,
+    /// Each seat's transfer link not used yet.
+    transfers: BySeat<Option<transfer::PendingTransfer>>,
+    /// Each seat's display name (`None`: shown as its side).
+    names: BySeat<Option<String>>,
     current: Match,
     /// Update sequence number of the room: one per accepted action or new game.
     seq: u32,
@@ -91,6 +106,20 @@ pub struct Room {
     clock_retry_at: Option<Instant>,
     /// The room's claim on the store; every write is made under it (`ownership.rs`).
     ownership: Arc<ownership::Ownership>,
+}
+
+/// What a new room is made of: its code, options and first side, and the secrets the creator is
+/// told (stored only as hashes).
+pub struct NewRoom {
+    pub code: String,
+    pub options: RoomOptions,
+    pub creator_faction: Faction,
+    pub invite: String,
+    /// `None`: the computer takes the other seat.
+    pub join_code: Option<String>,
+    pub creator_token: String,
+    /// Already checked (`crate::names`).
+    pub creator_name: Option<String>,
 }
 
 /// Seconds since 1970 (UTC), for dates kept in the store.
@@ -145,7 +174,11 @@ impl Room {
             code,
             options,
             invite_hash,
+            join_code: None,
             seat_hashes,
+            devices: BySeat::default(),
+            transfers: BySeat::default(),
+            names: BySeat::default(),
             seq: current.start_seq,
             current,
             conns: HashMap::new(),
@@ -161,15 +194,17 @@ impl Room {
     }
 
     /// A new room whose first game starts with `creator_faction`; stored before it exists.
-    pub async fn create(
-        code: String,
-        options: RoomOptions,
-        creator_faction: Faction,
-        invite: &str,
-        creator_token: &str,
-        store: Arc<dyn Store>,
-        config: Arc<Config>,
-    ) -> Result<Room, StoreError> {
+    pub async fn create(new: NewRoom, store: Arc<dyn Store>, config: Arc<Config>) -> Result<Room, StoreError> {
+        let NewRoom {
+            code,
+            options,
+            creator_faction,
+            invite,
+            join_code,
+            creator_token,
+            creator_name,
+        } = new;
+        let join_code = join_code.map(|c| joining::JoinCode::new(&code, &c));
         let secret = game_secret(&config).map_err(|e| StoreError::Write(format!("no seed: {e}")))?;
         let game = new_game(&options, &secret).map_err(|what| StoreError::Corrupt { what })?;
         let created_at = unix_now();
@@ -178,8 +213,10 @@ impl Room {
             WriteOp::CreateRoom {
                 code: code.clone(),
                 options,
-                invite_hash: secrets::hash_token(invite),
-                creator_hash: secrets::hash_token(creator_token),
+                invite_hash: secrets::hash_token(&invite),
+                join_code_hash: join_code.as_ref().map(|j| j.hash.clone()),
+                creator_hash: secrets::hash_token(&creator_token),
+                creator_name: creator_name.clone(),
                 created_at,
             },
         );
@@ -207,13 +244,15 @@ impl Room {
         let mut room = Room::new(
             code,
             options,
-            secrets::hash_token(invite),
-            BySeat::new(Some(secrets::hash_token(creator_token)), guest_hash),
+            secrets::hash_token(&invite),
+            BySeat::new(Some(secrets::hash_token(&creator_token)), guest_hash),
             Match::new(1, creator_faction, game, secret, 0),
             store,
             config,
         );
         room.computer = computer;
+        room.join_code = join_code;
+        room.names.creator = creator_name;
         room.clock = room.fresh_clock(Instant::now());
         Ok(room)
     }
@@ -331,9 +370,20 @@ impl Room {
                 self.chat(conn, channel, body, name).await;
             }
             Command::Join(j) => {
-                let result = self.join(j.invite.as_deref()).await;
-                let _ = j.reply.send(result);
+                let Join { by, name, reply } = *j;
+                let result = self.join(by, name).await;
+                let _ = reply.send(result);
             }
+            Command::NewInvite { token, reply } => {
+                let _ = reply.send(self.new_invite(&token).await);
+            }
+            Command::IssueTransfer { token, reply } => {
+                let _ = reply.send(self.issue_transfer(&token).await);
+            }
+            Command::TakeSeat { secret, reply } => {
+                let _ = reply.send(self.take_seat(&secret).await);
+            }
+            Command::SetName { conn, name } => self.set_name(conn, name).await,
             Command::Status { reply } => {
                 let _ = reply.send(self.status());
             }

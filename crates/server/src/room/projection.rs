@@ -38,12 +38,8 @@ impl Room {
             forfeit_winner: self.current.forfeit_winner,
             forfeit_reason: self.current.forfeit_reason,
             fairness: self.current.secret.public(self.current.is_over()),
-            // a room created with "reveal at the end" agreed for both when the guest joined it
-            reveal_agreed: if self.options.reveal_at_end {
-                ByFaction::splat(true)
-            } else {
-                self.current.reveal
-            },
+            reveal_agreed: self.reveal_agreed(),
+            names: ByFaction::from_fn(|f| self.names[self.current.seat_of(f)].clone()),
         }
     }
 
@@ -130,6 +126,12 @@ impl Room {
             };
             self.send_raw(id, text);
         }
+    }
+
+    /// Tells everyone the room's facts (`room`): names, rematch requests, a result, agreements.
+    pub(super) fn broadcast_room_info(&mut self) {
+        let room = self.room_info();
+        self.broadcast(|_, _| ServerMsg::Room { room: room.clone() });
     }
 
     pub(super) fn broadcast_presence(&mut self) {

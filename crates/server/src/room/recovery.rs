@@ -5,11 +5,11 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::game_match::Match;
-use super::seat::BySeat;
+use super::seat::{BySeat, Seat};
 use super::{Room, computer_seat, new_game};
 use crate::config::Config;
 use crate::secrets;
-use crate::store::{Store, StoredAction, StoredRoom};
+use crate::store::{Store, StoredAction, StoredRoom, StoredSeat};
 
 /// Why a stored room could not be rebuilt.
 #[derive(Debug, thiserror::Error)]
@@ -17,6 +17,14 @@ use crate::store::{Store, StoredAction, StoredRoom};
 pub struct RecoveryError {
     code: String,
     reason: String,
+}
+
+/// The room's seat a stored seat names.
+fn seat_of(stored: StoredSeat) -> Seat {
+    match stored {
+        StoredSeat::Creator => Seat::Creator,
+        StoredSeat::Guest => Seat::Guest,
+    }
 }
 
 /// Plays the stored `actions` on `current`'s game, recording each move; returns the `seq` of the
@@ -75,6 +83,20 @@ impl Room {
             config,
         );
         room.ownership = super::ownership::Ownership::new(stored.epoch);
+        room.join_code = stored.join_code_hash.map(|hash| super::joining::JoinCode {
+            hash,
+            failures: stored.join_failures,
+        });
+        room.names = BySeat::new(stored.creator_name, stored.guest_name);
+        for device in stored.devices {
+            room.devices[seat_of(device.seat)].push(device.token_hash);
+        }
+        for t in stored.transfers {
+            room.transfers[seat_of(t.seat)] = Some(super::transfer::PendingTransfer {
+                secret_hash: t.secret_hash,
+                expires_at: t.expires_at,
+            });
+        }
         room.seq = seq;
         room.chat = crate::chat::ChatLog::from_stored(stored.chat);
         room.clock = room.recovered_clock(&actions, now);

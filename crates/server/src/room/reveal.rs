@@ -1,8 +1,11 @@
 //! A player's agreement to show everything of a finished game in its replay: both players' secret
 //! choices, hands and deck orders. Both must agree before the replay file is served
-//! (`crate::replay`); the agreement is stored before anyone is told of it.
+//! (`crate::replay`); the agreement is stored before anyone is told of it. The computer opponent
+//! agrees as soon as the game is over (it has nothing to hide), and a room created to reveal every
+//! game agreed for both when it was made: `crate::replay::agreed` is the one rule.
 
-use evr_protocol::{ErrorCode, ServerMsg};
+use evr_protocol::ErrorCode;
+use evr_rules::ByFaction;
 
 use super::{ConnId, Room};
 use crate::store::WriteOp;
@@ -22,7 +25,7 @@ impl Room {
             );
         }
         let faction = self.current.faction_of(seat);
-        if self.current.reveal[faction] || self.options.reveal_at_end {
+        if self.reveal_agreed()[faction] {
             return; // agreed already (or the room reveals every game): nothing changes
         }
         let write = self.submit(WriteOp::AgreeToReveal {
@@ -39,7 +42,16 @@ impl Room {
             );
         }
         self.current.reveal[faction] = true;
-        let room = self.room_info();
-        self.broadcast(|_, _| ServerMsg::Room { room: room.clone() });
+        self.broadcast_room_info();
+    }
+
+    /// Which sides agreed to reveal the current game, as everyone is told (`room.reveal_agreed`).
+    pub(super) fn reveal_agreed(&self) -> ByFaction<bool> {
+        crate::replay::agreed(
+            &self.options,
+            self.current.creator_faction,
+            self.current.reveal,
+            self.current.is_over(),
+        )
     }
 }

@@ -1,13 +1,13 @@
-//! Who is in the room: connections arriving and leaving, the guest taking the free seat, and a
-//! win claimed when the opponent stayed away. Each change that must last is committed before
+//! Who is in the room: connections arriving and leaving (each with a seat's token, from any of its
+//! devices, or as a spectator), and a win claimed when the opponent stayed away. Each change that must last is committed before
 //! anyone hears of it.
 
 use std::time::Instant;
 
-use evr_protocol::{ErrorCode, ForfeitReason, Role, RoomStatus, ServerMsg, SpectatorPolicy};
+use evr_protocol::{ErrorCode, ForfeitReason, Role, RoomStatus, SpectatorPolicy};
 
 use super::seat::Seat;
-use super::{Conn, ConnId, Joined, Room};
+use super::{Conn, ConnId, Room};
 use crate::metrics_names as m;
 use crate::outbox::Outbox;
 use crate::secrets;
@@ -31,14 +31,7 @@ impl Room {
         out: Outbox,
     ) -> Result<Role, ErrorCode> {
         let player = match &token {
-            Some(t) => {
-                let p = Seat::BOTH.into_iter().find(|p| {
-                    self.seat_hashes[*p]
-                        .as_deref()
-                        .is_some_and(|h| secrets::token_matches(t, h))
-                });
-                Some(p.ok_or(ErrorCode::BadToken)?)
-            }
+            Some(t) => Some(self.seat_of_token(t).ok_or(ErrorCode::BadToken)?),
             None if self.options.spectators == SpectatorPolicy::Off => return Err(ErrorCode::SpectatorsNotAllowed),
             None => None,
         };
@@ -58,6 +51,16 @@ impl Room {
         self.send(conn, &welcome);
         self.broadcast_presence();
         Ok(self.role_of(player))
+    }
+
+    /// The seat whose token (from its first device or one it was moved to) is `token`.
+    pub(super) fn seat_of_token(&self, token: &str) -> Option<Seat> {
+        Seat::BOTH.into_iter().find(|p| {
+            self.seat_hashes[*p]
+                .as_deref()
+                .is_some_and(|h| secrets::token_matches(token, h))
+                || self.devices[*p].iter().any(|h| secrets::token_matches(token, h))
+        })
     }
 
     pub(super) fn remove_conn(&mut self, conn: ConnId) {
@@ -90,36 +93,6 @@ impl Room {
             self.remove_conn(conn);
             self.broadcast_presence();
         }
-    }
-
-    /// The guest takes the free seat: with the invite secret, or with the room code alone
-    /// (`invite: None`, a person typed the code). A wrong secret is refused even while the seat is
-    /// free.
-    pub(super) async fn join(&mut self, invite: Option<&str>) -> Result<Joined, ErrorCode> {
-        if invite.is_some_and(|i| !secrets::token_matches(i, &self.invite_hash)) {
-            return Err(ErrorCode::BadToken);
-        }
-        if self.seat_hashes[Seat::Guest].is_some() {
-            return Err(ErrorCode::SeatTaken);
-        }
-        let token = secrets::new_token().map_err(|_| ErrorCode::StorageFailed)?;
-        let hash = secrets::hash_token(&token);
-        let write = self.submit(WriteOp::SetGuest {
-            code: self.code.clone(),
-            guest_hash: hash.clone(),
-        });
-        if write.await.is_err() {
-            return Err(ErrorCode::StorageFailed);
-        }
-        self.seat_hashes[Seat::Guest] = Some(hash);
-        // The guest has not connected yet: their clock for claims starts now.
-        self.away_since[Seat::Guest] = Some(Instant::now());
-        self.broadcast_presence();
-        self.start_clock();
-        Ok(Joined {
-            faction: self.current.faction_of(Seat::Guest),
-            token,
-        })
     }
 
     pub(super) async fn claim_win(&mut self, conn: ConnId) {
@@ -156,8 +129,7 @@ impl Room {
         if let Some(c) = &mut self.clock {
             c.stop(Instant::now());
         }
-        let room = self.room_info();
-        self.broadcast(|_, _| ServerMsg::Room { room: room.clone() });
+        self.broadcast_room_info();
         self.broadcast_clock();
         self.show_spectators_chat_to_seats();
     }

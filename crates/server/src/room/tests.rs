@@ -122,11 +122,7 @@ impl Fixture {
             clock: None,
         };
         let room = Room::create(
-            "ROOMCODE00".into(),
-            options,
-            Faction::Rebel,
-            INVITE,
-            CREATOR_TOKEN,
+            new_room("ROOMCODE00", options, Faction::Rebel),
             store.clone(),
             Arc::new(config),
         )
@@ -191,11 +187,25 @@ impl Fixture {
     }
 }
 
+/// A room to create: `code`, with the test's invite and creator token and join code `123456`.
+fn new_room(code: &str, options: RoomOptions, creator_faction: Faction) -> super::NewRoom {
+    super::NewRoom {
+        code: code.into(),
+        options,
+        creator_faction,
+        invite: INVITE.into(),
+        join_code: Some("123456".into()),
+        creator_token: CREATOR_TOKEN.into(),
+        creator_name: None,
+    }
+}
+
 async fn join(room: &RoomHandle, invite: &str) -> Result<Joined, ErrorCode> {
     let (reply, answer) = oneshot::channel();
     room.tx
         .send(Command::Join(Box::new(Join {
-            invite: Some(invite.into()),
+            by: super::JoinBy::Invite(invite.into()),
+            name: None,
             reply,
         })))
         .await
@@ -292,19 +302,16 @@ async fn a_refused_action_write_is_storage_failed_and_nothing_is_broadcast() {
 #[tokio::test]
 async fn a_refused_join_write_leaves_the_seat_free_and_tells_nobody() {
     let store = Arc::new(SwitchableStore::default());
+    let options = RoomOptions {
+        side: SideChoice::Imperial,
+        mode: Mode::Full,
+        spectators: SpectatorPolicy::AnyoneWithLink,
+        opponent: None,
+        reveal_at_end: false,
+        clock: None,
+    };
     let room = Room::create(
-        "ROOMCODE01".into(),
-        RoomOptions {
-            side: SideChoice::Imperial,
-            mode: Mode::Full,
-            spectators: SpectatorPolicy::AnyoneWithLink,
-            opponent: None,
-            reveal_at_end: false,
-            clock: None,
-        },
-        Faction::Imperial,
-        INVITE,
-        CREATOR_TOKEN,
+        new_room("ROOMCODE01", options, Faction::Imperial),
         store.clone(),
         Arc::new(config()),
     )

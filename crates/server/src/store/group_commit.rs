@@ -215,6 +215,7 @@ mod tests {
         super::super::WriteOp::SetGuest {
             code: code.into(),
             guest_hash: vec![1],
+            guest_name: None,
         }
     }
 

@@ -13,6 +13,8 @@ mod postgres_reads;
 mod postgres_schema;
 mod postgres_writes;
 mod sqlite;
+mod sqlite_reads;
+mod sqlite_schema;
 
 use std::path::PathBuf;
 
@@ -82,12 +84,49 @@ pub enum WriteOp {
         code: String,
         options: RoomOptions,
         invite_hash: Vec<u8>,
+        /// The join code's hash (`None`: the computer takes the other seat).
+        join_code_hash: Option<Vec<u8>>,
         creator_hash: Vec<u8>,
+        creator_name: Option<String>,
         created_at: i64,
     },
     SetGuest {
         code: String,
         guest_hash: Vec<u8>,
+        guest_name: Option<String>,
+    },
+    /// A seat's display name, set or cleared.
+    SetName {
+        code: String,
+        seat: StoredSeat,
+        name: Option<String>,
+    },
+    /// A new invite secret and join code for the free seat (the old ones stop working; the count
+    /// of wrong join codes starts again).
+    NewInvite {
+        code: String,
+        invite_hash: Vec<u8>,
+        join_code_hash: Vec<u8>,
+    },
+    /// One more wrong join code was tried for the room.
+    WrongJoinCode { code: String },
+    /// A link that moves `seat` to another device: it replaces the seat's previous one.
+    IssueTransfer {
+        code: String,
+        seat: StoredSeat,
+        secret_hash: Vec<u8>,
+        /// Milliseconds since 1970 (UTC).
+        expires_at: i64,
+    },
+    /// Another device took `seat` with the transfer link whose secret hashes to `secret_hash`: the
+    /// link is used up and the device's own token (`token_hash`) now holds the seat too.
+    TakeSeat {
+        code: String,
+        seat: StoredSeat,
+        secret_hash: Vec<u8>,
+        token_hash: Vec<u8>,
+        /// Seconds since 1970 (UTC).
+        added_at: i64,
     },
     /// Game `game_no` starts at update `seq`, the creator playing `creator_faction`.
     StartGame {
@@ -117,10 +156,7 @@ pub enum WriteOp {
         faction: Faction,
     },
     /// A chat message of room `code`.
-    Chat {
-        code: String,
-        chat: StoredChat,
-    },
+    Chat { code: String, chat: StoredChat },
     /// A game ended outside the rules (a claimed win).
     EndGame {
         code: String,
@@ -142,6 +178,11 @@ impl WriteOp {
         match self {
             WriteOp::CreateRoom { code, .. }
             | WriteOp::SetGuest { code, .. }
+            | WriteOp::SetName { code, .. }
+            | WriteOp::NewInvite { code, .. }
+            | WriteOp::WrongJoinCode { code }
+            | WriteOp::IssueTransfer { code, .. }
+            | WriteOp::TakeSeat { code, .. }
             | WriteOp::StartGame { code, .. }
             | WriteOp::AppendAction { code, .. }
             | WriteOp::AgreeToReveal { code, .. }
@@ -187,6 +228,48 @@ pub trait Store: Send + Sync + 'static {
     fn close(&self) {}
 }
 
+/// A seat of a room, as stored: the creator's, or the guest's (who joined).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoredSeat {
+    Creator,
+    Guest,
+}
+
+impl StoredSeat {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StoredSeat::Creator => "creator",
+            StoredSeat::Guest => "guest",
+        }
+    }
+
+    pub fn from_text(text: &str) -> Result<StoredSeat, StoreError> {
+        match text {
+            "creator" => Ok(StoredSeat::Creator),
+            "guest" => Ok(StoredSeat::Guest),
+            other => Err(StoreError::Corrupt {
+                what: format!("seat {other:?}"),
+            }),
+        }
+    }
+}
+
+/// A device that took a seat with a transfer link: its own token's hash.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredDevice {
+    pub seat: StoredSeat,
+    pub token_hash: Vec<u8>,
+}
+
+/// A seat's transfer link that has not been used (it may have expired).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredTransfer {
+    pub seat: StoredSeat,
+    pub secret_hash: Vec<u8>,
+    /// Milliseconds since 1970 (UTC).
+    pub expires_at: i64,
+}
+
 /// A room as stored, with its current game and that game's actions, for recovery.
 #[derive(Clone, Debug)]
 pub struct StoredRoom {
@@ -195,8 +278,18 @@ pub struct StoredRoom {
     pub epoch: Epoch,
     pub options: RoomOptions,
     pub invite_hash: Vec<u8>,
+    /// The join code's hash (`None` in rooms against the computer and rooms made before join codes).
+    pub join_code_hash: Option<Vec<u8>>,
+    /// Wrong join codes tried since the code was made.
+    pub join_failures: u32,
     pub creator_hash: Vec<u8>,
     pub guest_hash: Option<Vec<u8>>,
+    pub creator_name: Option<String>,
+    pub guest_name: Option<String>,
+    /// Devices each seat was moved to, besides its first.
+    pub devices: Vec<StoredDevice>,
+    /// Transfer links not used yet.
+    pub transfers: Vec<StoredTransfer>,
     /// The room's latest game (`None` only if the data is damaged: a room is stored with its first).
     pub game: Option<StoredGame>,
     /// The room's latest chat messages (up to `chat::KEPT`), oldest first.

@@ -5,7 +5,9 @@ use tokio_postgres::{Client, Row};
 
 use super::columns::{faction_from_text, from_json, secret_from_columns};
 use super::postgres::describe;
-use super::{Epoch, GameResult, StoreError, StoredAction, StoredGame, StoredRoom};
+use super::{
+    Epoch, GameResult, StoreError, StoredAction, StoredDevice, StoredGame, StoredRoom, StoredSeat, StoredTransfer,
+};
 use crate::chat::{self, StoredChat};
 
 fn read_error(e: tokio_postgres::Error) -> StoreError {
@@ -19,7 +21,9 @@ fn get<'a, T: tokio_postgres::types::FromSql<'a>>(row: &'a Row, i: usize) -> Res
 pub(super) async fn load_room(c: &Client, code: &str) -> Result<Option<StoredRoom>, StoreError> {
     let Some(r) = c
         .query_opt(
-            "SELECT code, options, invite_hash, creator_hash, guest_hash, owner_epoch FROM rooms WHERE code = $1",
+            "SELECT code, options, invite_hash, creator_hash, guest_hash, owner_epoch, join_code_hash, join_failures,
+                    creator_name, guest_name
+             FROM rooms WHERE code = $1",
             &[&code],
         )
         .await
@@ -35,11 +39,56 @@ pub(super) async fn load_room(c: &Client, code: &str) -> Result<Option<StoredRoo
         creator_hash: get(&r, 3)?,
         guest_hash: get(&r, 4)?,
         epoch: get::<i64>(&r, 5)? as Epoch,
+        join_code_hash: get(&r, 6)?,
+        join_failures: get::<i64>(&r, 7)? as u32,
+        creator_name: get(&r, 8)?,
+        guest_name: get(&r, 9)?,
+        devices: load_devices(c, &code).await?,
+        transfers: load_transfers(c, &code).await?,
         // Only the current game matters: a rematch starts from its own seed.
         game: load_game(c, &code, None).await?,
         chat: load_chat(c, &code).await?,
         code,
     }))
+}
+
+/// The devices each seat was moved to.
+async fn load_devices(c: &Client, code: &str) -> Result<Vec<StoredDevice>, StoreError> {
+    let rows = c
+        .query(
+            "SELECT seat, token_hash FROM seat_devices WHERE room_code = $1 ORDER BY added_at",
+            &[&code],
+        )
+        .await
+        .map_err(read_error)?;
+    rows.iter()
+        .map(|r| {
+            Ok(StoredDevice {
+                seat: StoredSeat::from_text(&get::<String>(r, 0)?)?,
+                token_hash: get(r, 1)?,
+            })
+        })
+        .collect()
+}
+
+/// The seats' transfer links not used yet.
+async fn load_transfers(c: &Client, code: &str) -> Result<Vec<StoredTransfer>, StoreError> {
+    let rows = c
+        .query(
+            "SELECT seat, secret_hash, expires_at FROM seat_transfers WHERE room_code = $1",
+            &[&code],
+        )
+        .await
+        .map_err(read_error)?;
+    rows.iter()
+        .map(|r| {
+            Ok(StoredTransfer {
+                seat: StoredSeat::from_text(&get::<String>(r, 0)?)?,
+                secret_hash: get(r, 1)?,
+                expires_at: get(r, 2)?,
+            })
+        })
+        .collect()
 }
 
 /// Game `game_no` of room `code`, or its latest game (`None`), with its actions.
@@ -104,7 +153,8 @@ async fn load_actions(c: &Client, code: &str, game_no: u32) -> Result<Vec<Stored
 async fn load_chat(c: &Client, code: &str) -> Result<Vec<StoredChat>, StoreError> {
     let rows = c
         .query(
-            "SELECT id, game_no, at, channel, author, body FROM chat WHERE room_code = $1 ORDER BY id DESC LIMIT $2",
+            "SELECT id, game_no, at, channel, author, body, author_name FROM chat WHERE room_code = $1
+             ORDER BY id DESC LIMIT $2",
             &[&code, &(chat::KEPT as i64)],
         )
         .await
@@ -122,6 +172,7 @@ async fn load_chat(c: &Client, code: &str) -> Result<Vec<StoredChat>, StoreError
                     channel: from_json(&get::<String>(r, 3)?, what)?,
                     from: from_json(&get::<String>(r, 4)?, what)?,
                     body: from_json(&get::<String>(r, 5)?, what)?,
+                    name: get(r, 6)?,
                 },
             })
         })

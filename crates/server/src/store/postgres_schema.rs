@@ -7,8 +7,10 @@ use tokio_postgres::Client;
 
 use super::StoreError;
 
-/// Each version's statements, in order: version N is `MIGRATIONS[N - 1]`.
-const MIGRATIONS: &[&str] = &["
+/// Each version's statements, in order: version N is `MIGRATIONS[N - 1]`. Version 1: SQLite's
+/// version 7; version 2: seats (SQLite's version 8: join codes, names, devices, transfer links).
+const MIGRATIONS: &[&str] = &[
+    "
 CREATE TABLE rooms (
     code TEXT PRIMARY KEY,
     options TEXT NOT NULL,
@@ -53,7 +55,29 @@ CREATE TABLE chat (
     body TEXT NOT NULL,
     PRIMARY KEY (room_code, id)
 );
-"];
+",
+    "
+ALTER TABLE rooms ADD COLUMN join_code_hash BYTEA;
+ALTER TABLE rooms ADD COLUMN join_failures BIGINT NOT NULL DEFAULT 0;
+ALTER TABLE rooms ADD COLUMN creator_name TEXT;
+ALTER TABLE rooms ADD COLUMN guest_name TEXT;
+ALTER TABLE chat ADD COLUMN author_name TEXT;
+CREATE TABLE seat_devices (
+    room_code TEXT NOT NULL REFERENCES rooms(code),
+    seat TEXT NOT NULL,
+    token_hash BYTEA NOT NULL,
+    added_at BIGINT NOT NULL,
+    PRIMARY KEY (room_code, token_hash)
+);
+CREATE TABLE seat_transfers (
+    room_code TEXT NOT NULL REFERENCES rooms(code),
+    seat TEXT NOT NULL,
+    secret_hash BYTEA NOT NULL,
+    expires_at BIGINT NOT NULL,
+    PRIMARY KEY (room_code, seat)
+);
+",
+];
 
 /// The schema version this server writes.
 pub(super) const LATEST: i64 = MIGRATIONS.len() as i64;

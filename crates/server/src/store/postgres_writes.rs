@@ -11,7 +11,7 @@ use tokio_postgres::{Client, Statement};
 use super::columns::{faction_text, json, secret_columns};
 use super::group_commit::outcome;
 use super::postgres::{PATIENCE, connect, describe};
-use super::{StoreError, Write, WriteOp};
+use super::{StoreError, StoredSeat, Write, WriteOp};
 
 /// The most writes committed in one transaction.
 const MAX_BATCH: usize = 512;
@@ -33,6 +33,12 @@ fn write_error(e: &tokio_postgres::Error) -> StoreError {
 struct Statements {
     create_room: Statement,
     set_guest: Statement,
+    creator_name: Statement,
+    guest_name: Statement,
+    new_invite: Statement,
+    wrong_join_code: Statement,
+    issue_transfer: Statement,
+    take_seat: Statement,
     start_game: Statement,
     append_action: Statement,
     reveal_rebel: Statement,
@@ -51,12 +57,47 @@ async fn prepare(c: &Client) -> Result<Statements, tokio_postgres::Error> {
     Ok(Statements {
         create_room: c
             .prepare(
-                "INSERT INTO rooms (code, options, invite_hash, creator_hash, created_at, owner_epoch)
-                 VALUES ($1, $2, $3, $4, $5, $6)",
+                "INSERT INTO rooms (code, options, invite_hash, join_code_hash, creator_hash, creator_name, created_at,
+                                    owner_epoch)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
             )
             .await?,
         set_guest: c
-            .prepare("UPDATE rooms SET guest_hash = $2 WHERE code = $1 AND owner_epoch = $3")
+            .prepare("UPDATE rooms SET guest_hash = $2, guest_name = $3 WHERE code = $1 AND owner_epoch = $4")
+            .await?,
+        creator_name: c
+            .prepare("UPDATE rooms SET creator_name = $2 WHERE code = $1 AND owner_epoch = $3")
+            .await?,
+        guest_name: c
+            .prepare("UPDATE rooms SET guest_name = $2 WHERE code = $1 AND owner_epoch = $3")
+            .await?,
+        new_invite: c
+            .prepare(
+                "UPDATE rooms SET invite_hash = $2, join_code_hash = $3, join_failures = 0
+                 WHERE code = $1 AND owner_epoch = $4",
+            )
+            .await?,
+        wrong_join_code: c
+            .prepare("UPDATE rooms SET join_failures = join_failures + 1 WHERE code = $1 AND owner_epoch = $2")
+            .await?,
+        issue_transfer: c
+            .prepare(&format!(
+                "INSERT INTO seat_transfers (room_code, seat, secret_hash, expires_at)
+                 SELECT $1, $2, $3, $4 WHERE {}
+                 ON CONFLICT (room_code, seat) DO UPDATE SET secret_hash = EXCLUDED.secret_hash,
+                                                             expires_at = EXCLUDED.expires_at",
+                owned(5)
+            ))
+            .await?,
+        // the link is used up only under the claim, and only the link used up seats the device
+        take_seat: c
+            .prepare(&format!(
+                "WITH used AS (DELETE FROM seat_transfers WHERE room_code = $1 AND seat = $2 AND secret_hash = $3
+                               AND {} RETURNING 1)
+                 INSERT INTO seat_devices (room_code, seat, token_hash, added_at)
+                 SELECT $1, $2, $4, $5 WHERE EXISTS (SELECT 1 FROM used)",
+                owned(6)
+            ))
             .await?,
         start_game: c
             .prepare(&format!(
@@ -86,8 +127,8 @@ async fn prepare(c: &Client) -> Result<Statements, tokio_postgres::Error> {
             .await?,
         chat: c
             .prepare(&format!(
-                "INSERT INTO chat (room_code, id, game_no, at, channel, author, body)
-                 SELECT $1, $2, $3, $4, $5, $6, $7 WHERE {} ON CONFLICT DO NOTHING",
+                "INSERT INTO chat (room_code, id, game_no, at, channel, author, body, author_name)
+                 SELECT $1, $2, $3, $4, $5, $6, $7, $9 WHERE {} ON CONFLICT DO NOTHING",
                 owned(8)
             ))
             .await?,
@@ -112,7 +153,9 @@ fn statement<'a>(s: &'a Statements, w: &Write) -> Result<(&'a Statement, Params)
             code,
             options,
             invite_hash,
+            join_code_hash,
             creator_hash,
+            creator_name,
             created_at,
         } => (
             &s.create_room,
@@ -120,14 +163,78 @@ fn statement<'a>(s: &'a Statements, w: &Write) -> Result<(&'a Statement, Params)
                 Box::new(code.clone()),
                 Box::new(json(options).map_err(unwritable)?),
                 Box::new(invite_hash.clone()),
+                Box::new(join_code_hash.clone()),
                 Box::new(creator_hash.clone()),
+                Box::new(creator_name.clone()),
                 Box::new(*created_at),
                 Box::new(epoch),
             ],
         ),
-        WriteOp::SetGuest { code, guest_hash } => (
+        WriteOp::SetGuest {
+            code,
+            guest_hash,
+            guest_name,
+        } => (
             &s.set_guest,
-            vec![Box::new(code.clone()), Box::new(guest_hash.clone()), Box::new(epoch)],
+            vec![
+                Box::new(code.clone()),
+                Box::new(guest_hash.clone()),
+                Box::new(guest_name.clone()),
+                Box::new(epoch),
+            ],
+        ),
+        WriteOp::SetName { code, seat, name } => (
+            match seat {
+                StoredSeat::Creator => &s.creator_name,
+                StoredSeat::Guest => &s.guest_name,
+            },
+            vec![Box::new(code.clone()), Box::new(name.clone()), Box::new(epoch)],
+        ),
+        WriteOp::NewInvite {
+            code,
+            invite_hash,
+            join_code_hash,
+        } => (
+            &s.new_invite,
+            vec![
+                Box::new(code.clone()),
+                Box::new(invite_hash.clone()),
+                Box::new(join_code_hash.clone()),
+                Box::new(epoch),
+            ],
+        ),
+        WriteOp::WrongJoinCode { code } => (&s.wrong_join_code, vec![Box::new(code.clone()), Box::new(epoch)]),
+        WriteOp::IssueTransfer {
+            code,
+            seat,
+            secret_hash,
+            expires_at,
+        } => (
+            &s.issue_transfer,
+            vec![
+                Box::new(code.clone()),
+                Box::new(seat.as_str().to_string()),
+                Box::new(secret_hash.clone()),
+                Box::new(*expires_at),
+                Box::new(epoch),
+            ],
+        ),
+        WriteOp::TakeSeat {
+            code,
+            seat,
+            secret_hash,
+            token_hash,
+            added_at,
+        } => (
+            &s.take_seat,
+            vec![
+                Box::new(code.clone()),
+                Box::new(seat.as_str().to_string()),
+                Box::new(secret_hash.clone()),
+                Box::new(token_hash.clone()),
+                Box::new(*added_at),
+                Box::new(epoch),
+            ],
         ),
         WriteOp::StartGame {
             code,
@@ -194,6 +301,7 @@ fn statement<'a>(s: &'a Statements, w: &Write) -> Result<(&'a Statement, Params)
                     Box::new(json(&m.from).map_err(unwritable)?),
                     Box::new(json(&m.body).map_err(unwritable)?),
                     Box::new(epoch),
+                    Box::new(m.name.clone()),
                 ],
             )
         }

@@ -6,114 +6,17 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use evr_rules::{ByFaction, Faction};
+use evr_rules::Faction;
 use rusqlite::{Connection, OptionalExtension, params};
-use rusqlite_migration::{M, Migrations};
 use serde::Serialize;
 use tokio::sync::oneshot;
 
-use evr_protocol::ChatMessage;
-
 use super::checkpoint::{Checkpointer, WRITER_AUTOCHECKPOINT_PAGES};
-use super::columns::{faction_from_text, faction_text, from_json, json, secret_columns, secret_from_columns};
+use super::columns::{faction_text, json, secret_columns};
 use super::group_commit::GroupCommit;
-use super::{Epoch, GameResult, Store, StoreError, StoredAction, StoredGame, StoredRoom, Write, WriteOp};
-use crate::chat::{self, StoredChat};
-
-const SCHEMA: &str = "
-CREATE TABLE rooms (
-    code TEXT PRIMARY KEY,
-    options TEXT NOT NULL,
-    invite_hash BLOB NOT NULL,
-    creator_hash BLOB NOT NULL,
-    guest_hash BLOB,
-    created_at INTEGER NOT NULL
-);
-CREATE TABLE games (
-    room_code TEXT NOT NULL REFERENCES rooms(code),
-    game_no INTEGER NOT NULL,
-    seed INTEGER NOT NULL,
-    creator_faction TEXT NOT NULL,
-    start_seq INTEGER NOT NULL,
-    result TEXT,
-    PRIMARY KEY (room_code, game_no)
-);
-CREATE TABLE actions (
-    room_code TEXT NOT NULL,
-    game_no INTEGER NOT NULL,
-    seq INTEGER NOT NULL,
-    seat TEXT NOT NULL,
-    action TEXT NOT NULL,
-    action_id TEXT NOT NULL,
-    PRIMARY KEY (room_code, seq),
-    FOREIGN KEY (room_code, game_no) REFERENCES games(room_code, game_no)
-);
-";
-
-/// Version 2: provably fair shuffles. A game started from a 256-bit key stores the key and the
-/// salt of its commitment (`seed` is then 0); games stored before keep their 64-bit `seed` and
-/// NULL here.
-const SEED_KEYS: &str = "
-ALTER TABLE games ADD COLUMN seed_key BLOB;
-ALTER TABLE games ADD COLUMN seed_salt BLOB;
-";
-
-/// Version 3: each player's agreement to reveal a finished game in its replay.
-const REVEAL: &str = "
-ALTER TABLE games ADD COLUMN reveal_rebel INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE games ADD COLUMN reveal_imperial INTEGER NOT NULL DEFAULT 0;
-";
-
-/// Version 4: when each game started (for the room's archive).
-const STARTED_AT: &str = "ALTER TABLE games ADD COLUMN started_at INTEGER;";
-
-/// Version 5: the room's chat. `channel`, `author` and `body` are the protocol's JSON.
-const CHAT: &str = "
-CREATE TABLE chat (
-    room_code TEXT NOT NULL REFERENCES rooms(code),
-    id INTEGER NOT NULL,
-    game_no INTEGER NOT NULL,
-    at INTEGER NOT NULL,
-    channel TEXT NOT NULL,
-    author TEXT NOT NULL,
-    body TEXT NOT NULL,
-    PRIMARY KEY (room_code, id)
-);
-";
-
-/// Version 6: with a clock, each side's time left after each action (`[rebel, imperial]` in
-/// milliseconds, JSON), so a restart resumes the clocks where the last action left them.
-const CLOCKS: &str = "ALTER TABLE actions ADD COLUMN clock_ms TEXT;";
-
-/// Version 7: the room's ownership claim (`super::Epoch`); rooms stored before start unclaimed.
-const OWNER_EPOCH: &str = "ALTER TABLE rooms ADD COLUMN owner_epoch INTEGER NOT NULL DEFAULT 0;";
-
-fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![
-        M::up(SCHEMA),
-        M::up(SEED_KEYS),
-        M::up(REVEAL),
-        M::up(STARTED_AT),
-        M::up(CHAT),
-        M::up(CLOCKS),
-        M::up(OWNER_EPOCH),
-    ])
-}
-
-fn open(path: &Path) -> Result<Connection, StoreError> {
-    let opening = |e: rusqlite::Error| StoreError::Open(format!("{}: {e}", path.display()));
-    let mut conn = Connection::open(path).map_err(opening)?;
-    conn.pragma_update(None, "journal_mode", "WAL").map_err(opening)?;
-    // NORMAL in WAL mode: a commit survives a crash of this process (the test kills it with -9);
-    // surviving a power cut as well would need FULL.
-    conn.pragma_update(None, "synchronous", "NORMAL").map_err(opening)?;
-    conn.pragma_update(None, "foreign_keys", "ON").map_err(opening)?;
-    conn.busy_timeout(std::time::Duration::from_secs(5)).map_err(opening)?;
-    migrations()
-        .to_latest(&mut conn)
-        .map_err(|e| StoreError::Open(format!("{}: migration: {e}", path.display())))?;
-    Ok(conn)
-}
+use super::sqlite_reads::{load_game, load_room};
+use super::sqlite_schema::open;
+use super::{Epoch, Store, StoreError, StoredGame, StoredRoom, StoredSeat, Write, WriteOp};
 
 fn to_json(value: &impl Serialize) -> Result<String, rusqlite::Error> {
     json(value).map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))
@@ -252,19 +155,94 @@ fn apply(conn: &Connection, write: &Write) -> Result<bool, rusqlite::Error> {
             code,
             options,
             invite_hash,
+            join_code_hash,
             creator_hash,
+            creator_name,
             created_at,
         } => execute_cached(
             conn,
-            "INSERT INTO rooms (code, options, invite_hash, creator_hash, created_at, owner_epoch)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![code, to_json(options)?, invite_hash, creator_hash, created_at, epoch],
+            "INSERT INTO rooms (code, options, invite_hash, join_code_hash, creator_hash, creator_name, created_at,
+                                owner_epoch)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            params![
+                code,
+                to_json(options)?,
+                invite_hash,
+                join_code_hash,
+                creator_hash,
+                creator_name,
+                created_at,
+                epoch
+            ],
         ),
-        WriteOp::SetGuest { code, guest_hash } => execute_cached(
+        WriteOp::SetGuest {
+            code,
+            guest_hash,
+            guest_name,
+        } => execute_cached(
             conn,
-            "UPDATE rooms SET guest_hash = ?2 WHERE code = ?1 AND owner_epoch = ?3",
-            params![code, guest_hash, epoch],
+            "UPDATE rooms SET guest_hash = ?2, guest_name = ?3 WHERE code = ?1 AND owner_epoch = ?4",
+            params![code, guest_hash, guest_name, epoch],
         ),
+        WriteOp::SetName { code, seat, name } => execute_cached(
+            conn,
+            match seat {
+                StoredSeat::Creator => "UPDATE rooms SET creator_name = ?2 WHERE code = ?1 AND owner_epoch = ?3",
+                StoredSeat::Guest => "UPDATE rooms SET guest_name = ?2 WHERE code = ?1 AND owner_epoch = ?3",
+            },
+            params![code, name, epoch],
+        ),
+        WriteOp::NewInvite {
+            code,
+            invite_hash,
+            join_code_hash,
+        } => execute_cached(
+            conn,
+            "UPDATE rooms SET invite_hash = ?2, join_code_hash = ?3, join_failures = 0
+             WHERE code = ?1 AND owner_epoch = ?4",
+            params![code, invite_hash, join_code_hash, epoch],
+        ),
+        WriteOp::WrongJoinCode { code } => execute_cached(
+            conn,
+            "UPDATE rooms SET join_failures = join_failures + 1 WHERE code = ?1 AND owner_epoch = ?2",
+            params![code, epoch],
+        ),
+        WriteOp::IssueTransfer {
+            code,
+            seat,
+            secret_hash,
+            expires_at,
+        } => execute_cached(
+            conn,
+            "INSERT INTO seat_transfers (room_code, seat, secret_hash, expires_at)
+             SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM rooms WHERE code = ?1 AND owner_epoch = ?5)
+             ON CONFLICT (room_code, seat) DO UPDATE SET secret_hash = excluded.secret_hash,
+                                                         expires_at = excluded.expires_at",
+            params![code, seat.as_str(), secret_hash, expires_at, epoch],
+        ),
+        WriteOp::TakeSeat {
+            code,
+            seat,
+            secret_hash,
+            token_hash,
+            added_at,
+        } => {
+            // the link is used up only under the claim, and only the link used up seats the device
+            let used = execute_cached(
+                conn,
+                "DELETE FROM seat_transfers WHERE room_code = ?1 AND seat = ?2 AND secret_hash = ?3
+                 AND EXISTS (SELECT 1 FROM rooms WHERE code = ?1 AND owner_epoch = ?4)",
+                params![code, seat.as_str(), secret_hash, epoch],
+            )?;
+            if used == 0 {
+                return Ok(false);
+            }
+            execute_cached(
+                conn,
+                "INSERT INTO seat_devices (room_code, seat, token_hash, added_at) VALUES (?1, ?2, ?3, ?4)",
+                params![code, seat.as_str(), token_hash, added_at],
+            )
+        }
         WriteOp::StartGame {
             code,
             game_no,
@@ -326,8 +304,8 @@ fn apply(conn: &Connection, write: &Write) -> Result<bool, rusqlite::Error> {
             let m = &chat.message;
             execute_cached(
                 conn,
-                "INSERT INTO chat (room_code, id, game_no, at, channel, author, body)
-                 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7
+                "INSERT INTO chat (room_code, id, game_no, at, channel, author, body, author_name)
+                 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?9
                  WHERE EXISTS (SELECT 1 FROM rooms WHERE code = ?1 AND owner_epoch = ?8)
                  ON CONFLICT DO NOTHING",
                 params![
@@ -338,7 +316,8 @@ fn apply(conn: &Connection, write: &Write) -> Result<bool, rusqlite::Error> {
                     to_json(&m.channel)?,
                     to_json(&m.from)?,
                     to_json(&m.body)?,
-                    epoch
+                    epoch,
+                    m.name
                 ],
             )
         }
@@ -350,150 +329,6 @@ fn apply(conn: &Connection, write: &Write) -> Result<bool, rusqlite::Error> {
         ),
     }
     .map(|rows| rows > 0)
-}
-
-/// Game `game_no` of room `code`, or its latest game (`None`), with its actions.
-fn load_game(conn: &Connection, code: &str, game_no: Option<u32>) -> Result<Option<StoredGame>, StoreError> {
-    let row = conn
-        .query_row(
-            "SELECT game_no, seed, creator_faction, start_seq, result, seed_key, seed_salt, reveal_rebel, reveal_imperial,
-                    started_at
-             FROM games WHERE room_code = ?1 AND (?2 IS NULL OR game_no = ?2) ORDER BY game_no DESC LIMIT 1",
-            params![code, game_no],
-            |r| {
-                Ok((
-                    (r.get::<_, u32>(0)?, r.get::<_, i64>(1)?, r.get::<_, String>(2)?, r.get::<_, u32>(3)?),
-                    (r.get::<_, Option<String>>(4)?, r.get::<_, Option<Vec<u8>>>(5)?, r.get::<_, Option<Vec<u8>>>(6)?),
-                    (r.get::<_, bool>(7)?, r.get::<_, bool>(8)?, r.get::<_, Option<i64>>(9)?),
-                ))
-            },
-        )
-        .optional()
-        .map_err(read_error)?;
-    let Some((
-        (game_no, seed, creator_faction, start_seq),
-        (result, key, salt),
-        (reveal_rebel, reveal_imperial, started_at),
-    )) = row
-    else {
-        return Ok(None);
-    };
-    Ok(Some(StoredGame {
-        game_no,
-        secret: secret_from_columns(seed, key, salt, || format!("room {code} game {game_no}"))?,
-        creator_faction: faction_from_text(&creator_faction)?,
-        start_seq,
-        result: result
-            .map(|r| from_json::<GameResult>(&r, || format!("room {code} game {game_no}: result")))
-            .transpose()?,
-        reveal: ByFaction::new(reveal_rebel, reveal_imperial),
-        started_at,
-        actions: load_actions(conn, code, game_no)?,
-    }))
-}
-
-fn load_room(conn: &Connection, code: &str) -> Result<Option<StoredRoom>, StoreError> {
-    let room = conn
-        .query_row(
-            "SELECT code, options, invite_hash, creator_hash, guest_hash, owner_epoch FROM rooms WHERE code = ?1",
-            [code],
-            |r| {
-                Ok((
-                    r.get::<_, String>(0)?,
-                    r.get::<_, String>(1)?,
-                    r.get::<_, Vec<u8>>(2)?,
-                    r.get::<_, Vec<u8>>(3)?,
-                    r.get::<_, Option<Vec<u8>>>(4)?,
-                    r.get::<_, i64>(5)?,
-                ))
-            },
-        )
-        .optional()
-        .map_err(read_error)?;
-    let Some((code, options, invite_hash, creator_hash, guest_hash, epoch)) = room else {
-        return Ok(None);
-    };
-    let options = from_json(&options, || format!("room {code}: options"))?;
-    // Only the current game matters: a rematch starts from its own seed.
-    let game = load_game(conn, &code, None)?;
-    let chat = load_chat(conn, &code)?;
-    Ok(Some(StoredRoom {
-        code,
-        epoch: epoch as Epoch,
-        options,
-        invite_hash,
-        creator_hash,
-        guest_hash,
-        game,
-        chat,
-    }))
-}
-
-/// The room's latest `chat::KEPT` messages, oldest first.
-fn load_chat(conn: &Connection, code: &str) -> Result<Vec<StoredChat>, StoreError> {
-    let mut stmt = conn
-        .prepare_cached(
-            "SELECT id, game_no, at, channel, author, body FROM chat WHERE room_code = ?1 ORDER BY id DESC LIMIT ?2",
-        )
-        .map_err(read_error)?;
-    let rows = stmt
-        .query_map(params![code, chat::KEPT as i64], |r| {
-            Ok((
-                (r.get::<_, i64>(0)?, r.get::<_, u32>(1)?, r.get::<_, i64>(2)?),
-                (r.get::<_, String>(3)?, r.get::<_, String>(4)?, r.get::<_, String>(5)?),
-            ))
-        })
-        .map_err(read_error)?;
-    let mut out = Vec::new();
-    for row in rows {
-        let ((id, game_no, at), (channel, author, body)) = row.map_err(read_error)?;
-        let what = || format!("room {code} chat {id}");
-        out.push(StoredChat {
-            game_no,
-            message: ChatMessage {
-                id: id as u64,
-                at,
-                channel: from_json(&channel, what)?,
-                from: from_json(&author, what)?,
-                body: from_json(&body, what)?,
-            },
-        });
-    }
-    out.reverse();
-    Ok(out)
-}
-
-fn load_actions(conn: &Connection, code: &str, game_no: u32) -> Result<Vec<StoredAction>, StoreError> {
-    let mut stmt = conn
-        .prepare_cached(
-            "SELECT seq, seat, action, action_id, clock_ms FROM actions WHERE room_code = ?1 AND game_no = ?2 ORDER BY seq",
-        )
-        .map_err(read_error)?;
-    let rows = stmt
-        .query_map(params![code, game_no], |r| {
-            Ok((
-                r.get::<_, u32>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, String>(2)?,
-                r.get::<_, String>(3)?,
-                r.get::<_, Option<String>>(4)?,
-            ))
-        })
-        .map_err(read_error)?;
-    let mut actions = Vec::new();
-    for row in rows {
-        let (seq, seat, action, action_id, clock_ms) = row.map_err(read_error)?;
-        actions.push(StoredAction {
-            seq,
-            seat: faction_from_text(&seat)?,
-            action: from_json(&action, || format!("room {code} seq {seq}: action"))?,
-            action_id,
-            clock_ms: clock_ms
-                .map(|c| from_json(&c, || format!("room {code} seq {seq}: clock")))
-                .transpose()?,
-        });
-    }
-    Ok(actions)
 }
 
 #[cfg(test)]

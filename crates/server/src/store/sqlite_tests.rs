@@ -4,8 +4,9 @@
 use rusqlite::Connection;
 use rusqlite_migration::{M, Migrations};
 
-use super::{SCHEMA, SqliteStore};
+use super::SqliteStore;
 use crate::fairness::GameSecret;
+use crate::store::sqlite_schema::SCHEMA;
 use crate::store::{Store, StoreError, WriteOp};
 
 const OPTIONS: &str = r#"{"side":"rebel","mode":"full","spectators":"anyone_with_link"}"#;
@@ -77,7 +78,9 @@ fn a_keyed_game_keeps_its_key_and_salt() {
             code: "KEYROOM234".into(),
             options: serde_json::from_str(OPTIONS).expect("options"),
             invite_hash: vec![0],
+            join_code_hash: None,
             creator_hash: vec![0],
+            creator_name: None,
             created_at: 0,
         },
     );

@@ -37,6 +37,7 @@ pub(crate) fn route(conn: ConnId, msg: ClientMsg) -> Route {
         ClientMsg::Rematch => Route::Room(Command::Rematch { conn }),
         ClientMsg::ClaimWin => Route::Room(Command::ClaimWin { conn }),
         ClientMsg::RevealReplay => Route::Room(Command::RevealReplay { conn }),
+        ClientMsg::SetName { name } => Route::Room(Command::SetName { conn, name }),
         ClientMsg::Chat { channel, body, name } => Route::Room(Command::Chat(Box::new(ChatLine {
             conn,
             channel,

@@ -90,3 +90,43 @@ async fn a_whole_game_against_the_computer_with_a_spectator() -> Result<()> {
     assert_eq!(me.recv_error().await?, ErrorCode::CannotClaimWin);
     server.stop().await
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_computer_agrees_to_reveal_the_tutorial_once_it_is_over() -> Result<()> {
+    let server = support::start("computer-reveal").await?;
+    let mut options = support::options(Mode::Tutorial);
+    options.opponent = Some(Opponent::Computer {
+        level: ComputerLevel::Easy,
+    });
+    let created = support::create_room(server.addr, &options).await?;
+    assert!(created.join_code.is_none(), "nobody joins the computer's room");
+    let (mut me, welcome) = Client::hello(server.addr, &created.code, Some(&created.token), None).await?;
+    assert_eq!(
+        welcome.room.reveal_agreed,
+        evr_rules::ByFaction::splat(false),
+        "nothing before the end"
+    );
+    play_against_computer(&mut me, welcome, 3).await?;
+    let over = me
+        .recv_until("the end's room facts", |m| match m {
+            ServerMsg::Room { room } if room.fairness.as_ref().is_some_and(|f| f.seed.is_some()) => Some(room),
+            _ => None,
+        })
+        .await?;
+    let computer = created.seat.opponent();
+    assert!(over.reveal_agreed[computer], "the computer agreed as the game ended");
+    assert!(!over.reveal_agreed[created.seat], "the person has not");
+    let path = evr_protocol::replay_path(&created.code, 1);
+    let (status, _, _) = support::get_gzip(server.addr, &path, None).await?;
+    assert_eq!(status, 403, "one agreement is not both");
+    me.send(&ClientMsg::RevealReplay).await?;
+    assert_eq!(me.recv_room().await?.reveal_agreed, evr_rules::ByFaction::splat(true));
+    let (status, head, body) = support::get_gzip(server.addr, &path, None).await?;
+    assert_eq!(
+        status, 200,
+        "the person alone could reveal their game against the computer"
+    );
+    let replay = evr_replay::Replay::from_json(&support::body_text(&head, &body)?)?;
+    evr_replay::verify(&replay).map_err(|e| anyhow::anyhow!("{e}"))?;
+    server.stop().await
+}

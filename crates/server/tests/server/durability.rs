@@ -244,18 +244,27 @@ async fn sigterm_under_load_drains_and_loses_nothing_acknowledged() -> Result<()
     let addr: SocketAddr = format!("127.0.0.1:{port}").parse()?;
     let mut server = spawn_server(port, &data_dir).await?;
 
-    // Twelve games played as fast as the players can, all at once.
-    let played = Arc::new(AtomicU32::new(0));
+    // Twelve games played as fast as the players can, all at once; each counts its actions.
     let mut games = Vec::new();
+    let mut counts = Vec::new();
     for g in 0..12u64 {
         let seats = support::create_and_join(addr, Mode::Full).await?;
         let (a, wa, b, wb) = seat_clients(addr, &seats, None).await?;
         let start = wa.seq;
+        let played = Arc::new(AtomicU32::new(0));
         let task = tokio::spawn(play_until_cut(a, b, wa, wb, g, played.clone()));
+        counts.push(played);
         games.push((seats, start, task));
     }
-    // SIGTERM in the middle of it (a game is ~140 actions: none is over yet).
-    while played.load(Ordering::Relaxed) < 240 {
+    // SIGTERM in the middle of it, once every game has had its first actions acknowledged (tied
+    // to the games' progress, not to the time: on a busy machine a game may start late). A game
+    // is ~140 actions: 20 each leaves every one of them under way.
+    // (A game whose task ended early fails below, not here.)
+    while counts
+        .iter()
+        .zip(&games)
+        .any(|(c, (_, _, task))| c.load(Ordering::Relaxed) < 20 && !task.is_finished())
+    {
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
     let status = Command::new("kill")

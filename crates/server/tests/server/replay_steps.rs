@@ -304,12 +304,15 @@ async fn a_spectators_replay_is_the_same_whatever_the_hidden_choices_were() -> R
                     code: code.clone(),
                     options: support::options(Mode::Full),
                     invite_hash: vec![1; 32],
+                    join_code_hash: None,
                     creator_hash: evr_server::secrets::hash_token("creator"),
+                    creator_name: None,
                     created_at: 0,
                 },
                 WriteOp::SetGuest {
                     code: code.clone(),
                     guest_hash: evr_server::secrets::hash_token("guest"),
+                    guest_name: None,
                 },
                 WriteOp::StartGame {
                     code: code.clone(),

@@ -5,7 +5,7 @@ use evr_protocol::{ClientMsg, ErrorCode, Role, RoomStatus, SpectatorPolicy, room
 use evr_rules::{Action, Mode};
 use serde_json::json;
 
-use crate::support::{self, Client};
+use crate::support::{self, Client, seats};
 
 #[tokio::test]
 async fn a_rematch_needs_both_players_and_swaps_sides_while_spectators_stay() -> Result<()> {
@@ -164,11 +164,16 @@ async fn the_page_is_served_and_unknown_files_are_not_found() -> Result<()> {
 }
 
 #[tokio::test]
-async fn a_typed_code_takes_the_free_seat_and_then_offers_to_watch() -> Result<()> {
+async fn a_typed_code_and_join_code_take_the_free_seat_and_then_the_code_offers_to_watch() -> Result<()> {
     let server = support::start("code-join").await?;
     let addr = server.addr;
     let created = support::create_room(addr, &support::options(Mode::Full)).await?;
     assert_eq!(created.code.len(), 8, "codes are 8 characters: {}", created.code);
+    let join_code = created.join_code.clone().expect("a room for a friend has a join code");
+    assert!(
+        join_code.len() == 6 && join_code.chars().all(|c| c.is_ascii_digit()),
+        "{join_code}"
+    );
     // As a person types it: lower case, in its two groups.
     let typed = format!("{}-{}", &created.code[..4], &created.code[4..]).to_lowercase();
 
@@ -179,9 +184,17 @@ async fn a_typed_code_takes_the_free_seat_and_then_offers_to_watch() -> Result<(
         spectators: SpectatorPolicy::AnyoneWithLink,
     };
     assert_eq!(status.ok(), Some(expected.clone()));
-    let joined = support::join_room(addr, &typed, None)
+    // the code alone lets one watch; it takes no seat
+    let alone = support::join_room(addr, &typed, None).await?;
+    assert_eq!(
+        alone.err().map(|(s, e)| (s, e.code)),
+        Some((400, ErrorCode::BadMessage))
+    );
+    // with the join code, as typed (spaces are forgiven), the friend is seated
+    let spaced = format!("{} {}", &join_code[..3], &join_code[3..]);
+    let joined = seats::join_by_code(addr, &typed, &spaced, None)
         .await?
-        .map_err(|e| anyhow::anyhow!("the code alone takes the free seat: {e:?}"))?;
+        .map_err(|e| anyhow::anyhow!("the code and the join code take the free seat: {e:?}"))?;
     assert_eq!(joined.seat, created.seat.opponent());
     let status: Result<RoomStatus, _> = support::get(addr, &room_path(&typed)).await?;
     assert_eq!(
@@ -192,7 +205,7 @@ async fn a_typed_code_takes_the_free_seat_and_then_offers_to_watch() -> Result<(
         }),
         "now the code offers to watch"
     );
-    let again = support::join_room(addr, &typed, None).await?;
+    let again = seats::join_by_code(addr, &typed, &join_code, None).await?;
     assert_eq!(again.err().map(|(s, e)| (s, e.code)), Some((409, ErrorCode::SeatTaken)));
     // The seat is the guest's: its token plays over the WebSocket, reached by the typed code too.
     let (_guest, welcome) = Client::hello(addr, &typed, Some(&joined.token), None).await?;
@@ -207,7 +220,7 @@ async fn a_typed_code_takes_the_free_seat_and_then_offers_to_watch() -> Result<(
             Some((404, ErrorCode::RoomNotFound)),
             "{unknown}"
         );
-        let join = support::join_room(addr, unknown, None).await?;
+        let join = seats::join_by_code(addr, unknown, "123456", None).await?;
         assert_eq!(join.err().map(|(s, _)| s), Some(404), "{unknown}");
     }
     // A wrong invite secret is refused even while the seat is free.

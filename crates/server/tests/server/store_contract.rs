@@ -18,13 +18,13 @@ use evr_server::store::{FIRST_EPOCH, GameResult, SqliteStore, Store, StoreError,
 use crate::support;
 
 /// A store under test, and which implementation it is.
-struct Opened {
-    name: &'static str,
-    store: Arc<dyn Store>,
+pub(crate) struct Opened {
+    pub(crate) name: &'static str,
+    pub(crate) store: Arc<dyn Store>,
 }
 
 /// Every store implementation, freshly opened and empty.
-async fn stores(test: &str) -> Result<Vec<Opened>> {
+pub(crate) async fn stores(test: &str) -> Result<Vec<Opened>> {
     let dir = support::temp_dir(&format!("store-contract-{test}"));
     let mut out = vec![Opened {
         name: "sqlite",
@@ -40,27 +40,29 @@ async fn stores(test: &str) -> Result<Vec<Opened>> {
     Ok(out)
 }
 
-const CODE: &str = "KJCHM97E";
+pub(crate) const CODE: &str = "KJCHM97E";
 const SECRET: GameSecret = GameSecret::Committed {
     key: [7; 32],
     salt: [8; 16],
 };
 
-async fn write(store: &Arc<dyn Store>, op: WriteOp) -> Result<(), StoreError> {
+pub(crate) async fn write(store: &Arc<dyn Store>, op: WriteOp) -> Result<(), StoreError> {
     store.submit(FIRST_EPOCH, op).await.map_err(|_| StoreError::Closed)?
 }
 
-fn create_room(code: &str) -> WriteOp {
+pub(crate) fn create_room(code: &str) -> WriteOp {
     WriteOp::CreateRoom {
         code: code.into(),
         options: support::options(Mode::Full),
         invite_hash: vec![1; 32],
+        join_code_hash: Some(vec![4; 32]),
         creator_hash: vec![2; 32],
+        creator_name: Some("Ana".into()),
         created_at: 1_790_000_000,
     }
 }
 
-fn start_game(code: &str, game_no: u32, seq: u32, creator_faction: Faction) -> WriteOp {
+pub(crate) fn start_game(code: &str, game_no: u32, seq: u32, creator_faction: Faction) -> WriteOp {
     WriteOp::StartGame {
         code: code.into(),
         game_no,
@@ -71,7 +73,7 @@ fn start_game(code: &str, game_no: u32, seq: u32, creator_faction: Faction) -> W
     }
 }
 
-fn append(code: &str, game_no: u32, seq: u32, seat: Faction, action: Action) -> WriteOp {
+pub(crate) fn append(code: &str, game_no: u32, seq: u32, seat: Faction, action: Action) -> WriteOp {
     WriteOp::AppendAction {
         code: code.into(),
         game_no,
@@ -84,7 +86,7 @@ fn append(code: &str, game_no: u32, seq: u32, seat: Faction, action: Action) -> 
 }
 
 /// A room with its first game (creator Rebel, from seq 1) and `n` actions after it.
-async fn room_with_actions(store: &Arc<dyn Store>, code: &str, n: u32) -> Result<()> {
+pub(crate) async fn room_with_actions(store: &Arc<dyn Store>, code: &str, n: u32) -> Result<()> {
     write(store, create_room(code)).await?;
     write(store, start_game(code, 1, 1, Faction::Rebel)).await?;
     for i in 0..n {
@@ -98,13 +100,13 @@ async fn room_with_actions(store: &Arc<dyn Store>, code: &str, n: u32) -> Result
     Ok(())
 }
 
-fn load(store: &Arc<dyn Store>, code: &str) -> Result<StoredRoom> {
+pub(crate) fn load(store: &Arc<dyn Store>, code: &str) -> Result<StoredRoom> {
     store
         .load_room(code)?
         .ok_or_else(|| anyhow::anyhow!("room {code} is not stored"))
 }
 
-fn current_game(room: &StoredRoom) -> Result<&StoredGame> {
+pub(crate) fn current_game(room: &StoredRoom) -> Result<&StoredGame> {
     room.game
         .as_ref()
         .ok_or_else(|| anyhow::anyhow!("room {} has no game", room.code))
@@ -303,6 +305,7 @@ async fn the_guest_and_the_agreements_to_reveal_are_kept() -> Result<()> {
             WriteOp::SetGuest {
                 code: CODE.into(),
                 guest_hash: vec![3; 32],
+                guest_name: None,
             },
         )
         .await?;
@@ -327,7 +330,7 @@ async fn the_guest_and_the_agreements_to_reveal_are_kept() -> Result<()> {
 }
 
 /// Chat message `id`: both channels, both kinds of author, phrases and text with markup in it.
-fn chat_message(id: u64) -> ChatMessage {
+pub(crate) fn chat_message(id: u64) -> ChatMessage {
     ChatMessage {
         id,
         at: 1_790_000_000_000 + id as i64,
@@ -350,6 +353,8 @@ fn chat_message(id: u64) -> ChatMessage {
                 text: format!("message {id} <b>as text</b>"),
             }
         },
+        // a seat's name as it was when it wrote
+        name: (!id.is_multiple_of(2)).then(|| format!("Ana {id}")),
     }
 }
 
@@ -457,6 +462,7 @@ async fn a_claim_fences_every_write_made_under_the_claim_before_it() -> Result<(
             old(WriteOp::SetGuest {
                 code: CODE.into(),
                 guest_hash: vec![9; 32],
+                guest_name: None,
             }),
             old(WriteOp::AgreeToReveal {
                 code: CODE.into(),

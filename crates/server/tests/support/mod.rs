@@ -5,6 +5,7 @@
 
 use std::io::Read;
 pub mod postgres;
+pub mod seats;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -74,10 +75,24 @@ impl TestServer {
 
 /// A minimal HTTP/1.1 request (no client library needed for two JSON endpoints).
 pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) -> Result<(u16, String)> {
+    http_as(addr, method, path, body, None).await
+}
+
+/// [`http`] with a seat token (`Authorization: Bearer`) when given.
+pub async fn http_as(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+    token: Option<&str>,
+) -> Result<(u16, String)> {
     let mut stream = TcpStream::connect(addr).await?;
     let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let auth = token
+        .map(|t| format!("Authorization: Bearer {t}\r\n"))
+        .unwrap_or_default();
     let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     stream.write_all(req.as_bytes()).await?;
@@ -122,7 +137,7 @@ pub async fn post_raw(addr: SocketAddr, path: &str, body: Value) -> Result<(u16,
 
 /// A typed answer on success; on refusal the protocol's error body, whose code must give the
 /// status.
-fn answer<T: DeserializeOwned>(status: u16, text: &str) -> Result<Result<T, (u16, ApiErrorBody)>> {
+pub fn answer<T: DeserializeOwned>(status: u16, text: &str) -> Result<Result<T, (u16, ApiErrorBody)>> {
     if (200..300).contains(&status) {
         return Ok(Ok(
             serde_json::from_str(text).with_context(|| format!("answer {text:?}"))?
@@ -167,7 +182,8 @@ pub async fn create_room(addr: SocketAddr, options: &RoomOptions) -> Result<Crea
         .map_err(|(status, e)| anyhow!("create: {status} {e:?}"))
 }
 
-/// `POST /api/rooms/{code}/join`, with the invite secret or (`None`) with the code alone.
+/// `POST /api/rooms/{code}/join` with the invite secret (`None`: with no secret at all, as a
+/// person who has only the room code would — which is refused).
 pub async fn join_room(
     addr: SocketAddr,
     code: &str,
@@ -175,6 +191,8 @@ pub async fn join_room(
 ) -> Result<Result<JoinedRoom, (u16, ApiErrorBody)>> {
     let body = JoinRequest {
         invite: invite.map(str::to_string),
+        join_code: None,
+        name: None,
     };
     post(addr, &join_room_path(code), &body).await
 }

@@ -1,0 +1,132 @@
+//! The SQLite store's schema and its versions (`rusqlite_migration`: the version is SQLite's
+//! `user_version`), and how its connections are opened. The PostgreSQL store keeps the same tables
+//! and columns (`postgres_schema.rs`).
+
+use std::path::Path;
+
+use rusqlite::Connection;
+use rusqlite_migration::{M, Migrations};
+
+use super::StoreError;
+
+pub(super) const SCHEMA: &str = "
+CREATE TABLE rooms (
+    code TEXT PRIMARY KEY,
+    options TEXT NOT NULL,
+    invite_hash BLOB NOT NULL,
+    creator_hash BLOB NOT NULL,
+    guest_hash BLOB,
+    created_at INTEGER NOT NULL
+);
+CREATE TABLE games (
+    room_code TEXT NOT NULL REFERENCES rooms(code),
+    game_no INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    creator_faction TEXT NOT NULL,
+    start_seq INTEGER NOT NULL,
+    result TEXT,
+    PRIMARY KEY (room_code, game_no)
+);
+CREATE TABLE actions (
+    room_code TEXT NOT NULL,
+    game_no INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    seat TEXT NOT NULL,
+    action TEXT NOT NULL,
+    action_id TEXT NOT NULL,
+    PRIMARY KEY (room_code, seq),
+    FOREIGN KEY (room_code, game_no) REFERENCES games(room_code, game_no)
+);
+";
+
+/// Version 2: provably fair shuffles. A game started from a 256-bit key stores the key and the
+/// salt of its commitment (`seed` is then 0); games stored before keep their 64-bit `seed` and
+/// NULL here.
+const SEED_KEYS: &str = "
+ALTER TABLE games ADD COLUMN seed_key BLOB;
+ALTER TABLE games ADD COLUMN seed_salt BLOB;
+";
+
+/// Version 3: each player's agreement to reveal a finished game in its replay.
+const REVEAL: &str = "
+ALTER TABLE games ADD COLUMN reveal_rebel INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN reveal_imperial INTEGER NOT NULL DEFAULT 0;
+";
+
+/// Version 4: when each game started (for the room's archive).
+const STARTED_AT: &str = "ALTER TABLE games ADD COLUMN started_at INTEGER;";
+
+/// Version 5: the room's chat. `channel`, `author` and `body` are the protocol's JSON.
+const CHAT: &str = "
+CREATE TABLE chat (
+    room_code TEXT NOT NULL REFERENCES rooms(code),
+    id INTEGER NOT NULL,
+    game_no INTEGER NOT NULL,
+    at INTEGER NOT NULL,
+    channel TEXT NOT NULL,
+    author TEXT NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (room_code, id)
+);
+";
+
+/// Version 6: with a clock, each side's time left after each action (`[rebel, imperial]` in
+/// milliseconds, JSON), so a restart resumes the clocks where the last action left them.
+const CLOCKS: &str = "ALTER TABLE actions ADD COLUMN clock_ms TEXT;";
+
+/// Version 7: the room's ownership claim (`super::Epoch`); rooms stored before start unclaimed.
+const OWNER_EPOCH: &str = "ALTER TABLE rooms ADD COLUMN owner_epoch INTEGER NOT NULL DEFAULT 0;";
+
+/// Version 8: seats. The join code a friend types with the room code (its hash, and the wrong
+/// codes tried since it was made), the players' display names (a seat's name, and a seat's name
+/// on each of its chat messages), the devices a seat was moved to (each its own token's hash) and
+/// the links that move a seat (one per seat, replaced by a newer one, deleted once used).
+const SEATS: &str = "
+ALTER TABLE rooms ADD COLUMN join_code_hash BLOB;
+ALTER TABLE rooms ADD COLUMN join_failures INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE rooms ADD COLUMN creator_name TEXT;
+ALTER TABLE rooms ADD COLUMN guest_name TEXT;
+ALTER TABLE chat ADD COLUMN author_name TEXT;
+CREATE TABLE seat_devices (
+    room_code TEXT NOT NULL REFERENCES rooms(code),
+    seat TEXT NOT NULL,
+    token_hash BLOB NOT NULL,
+    added_at INTEGER NOT NULL,
+    PRIMARY KEY (room_code, token_hash)
+);
+CREATE TABLE seat_transfers (
+    room_code TEXT NOT NULL REFERENCES rooms(code),
+    seat TEXT NOT NULL,
+    secret_hash BLOB NOT NULL,
+    expires_at INTEGER NOT NULL,
+    PRIMARY KEY (room_code, seat)
+);
+";
+
+fn migrations() -> Migrations<'static> {
+    Migrations::new(vec![
+        M::up(SCHEMA),
+        M::up(SEED_KEYS),
+        M::up(REVEAL),
+        M::up(STARTED_AT),
+        M::up(CHAT),
+        M::up(CLOCKS),
+        M::up(OWNER_EPOCH),
+        M::up(SEATS),
+    ])
+}
+
+pub(super) fn open(path: &Path) -> Result<Connection, StoreError> {
+    let opening = |e: rusqlite::Error| StoreError::Open(format!("{}: {e}", path.display()));
+    let mut conn = Connection::open(path).map_err(opening)?;
+    conn.pragma_update(None, "journal_mode", "WAL").map_err(opening)?;
+    // NORMAL in WAL mode: a commit survives a crash of this process (the test kills it with -9);
+    // surviving a power cut as well would need FULL.
+    conn.pragma_update(None, "synchronous", "NORMAL").map_err(opening)?;
+    conn.pragma_update(None, "foreign_keys", "ON").map_err(opening)?;
+    conn.busy_timeout(std::time::Duration::from_secs(5)).map_err(opening)?;
+    migrations()
+        .to_latest(&mut conn)
+        .map_err(|e| StoreError::Open(format!("{}: migration: {e}", path.display())))?;
+    Ok(conn)
+}
