@@ -32,6 +32,10 @@ const DESKTOP_SIZES = [
   { width: 1366, height: 768 },
 ];
 
+// the players' display names: the guest's is markup, which every page must show as text
+const CREATOR_NAME = "Mira";
+const GUEST_NAME = "<img src=x onerror=p()>";
+
 const t0 = Date.now();
 const log = (msg) => console.log(`[e2e +${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
 
@@ -137,6 +141,13 @@ async function startServer() {
 /** Every frame a page received over its WebSocket(s), read from the browser via CDP. */
 function track(page, name) {
   const P = { page, name, seq: -1, frames: 0, sent: 0, errors: [], welcomes: [], lastView: null, room: null, you: null, waiters: new Set(), actions: 0, chosen: [], refused: [] };
+  attach(P, page);
+  return P;
+}
+
+/** Records `page`'s frames into player `P` (a seat moved to another device plays on from there). */
+function attach(P, page) {
+  P.page = page;
   page.on("websocket", (ws) => {
     ws.on("framesent", ({ payload }) => {
       if (/"type"\s*:\s*"action"/.test(typeof payload === "string" ? payload : payload.toString("utf8"))) P.sent++;
@@ -165,7 +176,6 @@ function track(page, name) {
     P.pageErrors ??= [];
     P.pageErrors.push(String(err));
   });
-  return P;
 }
 
 /** Waits until `cond()` holds for frames already tracked (CDP events may trail the DOM by a moment). */
@@ -799,6 +809,8 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     // ---- 1. create the room by keyboard (Rebel, full game, a friend, spectators allowed)
     await A.page.goto("/");
     await A.page.waitForSelector("form.panel");
+    assert.ok(await keyTo(A, "input#create-name", "Your name"), "landing: the name field reached by Tab");
+    await A.page.keyboard.type(CREATOR_NAME);
     for (const [name, value] of [["side", "rebel"], ["mode", "full"], ["opponent", "friend"], ["spectators", "anyone_with_link"]]) {
       assert.ok(await keyRadio(A, `input[name="${name}"][value="${value}"]`, `${name}: ${value}`), `landing: ${name} = ${value} by keyboard`);
     }
@@ -811,6 +823,8 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     const [invite, watch] = await A.page.$$eval(".lobby .copyfield input", (els) => els.map((e) => e.value));
     assert.match(invite, new RegExp(`/r/${code}/join#.+`), "invite link shown in the lobby");
     assert.match(watch, new RegExp(`/r/${code}/watch$`), "watch link shown in the lobby");
+    const joinCode = (await A.page.textContent(".lobby .join-code .code-digits")).trim();
+    assert.match(joinCode, /^\d{6}$/, "the creator sees the six-digit join code beside the invite link");
     await A.page.waitForFunction(() => document.querySelector(".room")?.classList.contains("rebel"));
     log(`room ${code} created by keyboard (${A.kb.presses} key presses); invite ${invite}`);
     await shot(A.page, "01-lobby");
@@ -837,15 +851,44 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     });
     assert.ok(planted > 0, "the spectator oracle flags a planted hidden name");
     log("spectator oracle self-check: a planted hidden name is flagged");
-    // The phone's player joins by the room code, typed as a person would: first a code of no room
-    // (the page must say so), then the real one in lower case without its dash, with O for 0 and
-    // l for 1 — it must take the free seat.
+    {
+      // The spectator knows the room code (its header, its watch link) but not the join code: with
+      // the code alone, or a wrong join code, the landing page seats nobody; neither does the API.
+      const shown = (await S.page.textContent("header.topbar .code")).replace(/^Room\s+/, "").trim();
+      assert.equal(shown.replace("-", ""), code, "the spectator's header shows the room code");
+      const thief = await ctxS.newPage();
+      await thief.goto(base + "/");
+      await thief.fill("input#code", shown);
+      await thief.press("input#code", "Enter");
+      const ask = await thief.waitForSelector(".landing p.error", { timeout: STEP_TIMEOUT_MS });
+      assert.match(await ask.textContent(), /join code/, "the room code alone asks for the join code");
+      const wrong = joinCode.slice(0, 5) + String((Number(joinCode[5]) + 1) % 10);
+      await thief.fill("input#join-code", wrong);
+      await thief.press("input#code", "Enter");
+      await thief.waitForFunction(() => /not this room's/.test(document.querySelector(".landing p.error")?.textContent ?? ""));
+      assert.equal(new URL(thief.url()).pathname, "/", "no seat: the page stays on the landing page");
+      const api = await thief.evaluate(async (code) => {
+        const post = (body) => fetch(`/api/rooms/${code}/join`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+        const noSecret = await post({});
+        const nullInvite = await post({ invite: null });
+        const status = await (await fetch(`/api/rooms/${code}`)).json();
+        return { noSecret: [noSecret.status, (await noSecret.json()).code], nullInvite: [nullInvite.status, (await nullInvite.json()).code], free: status.seat_free, tokens: Object.keys(localStorage).filter((k) => k.startsWith("evr.token.")) };
+      }, code);
+      assert.deepEqual(api, { noSecret: [400, "bad_message"], nullInvite: [400, "bad_message"], free: true, tokens: [] }, "the API seats nobody with the room code alone");
+      await thief.close();
+      log("spectator: the room code alone and a wrong join code took no seat (landing page and API)");
+    }
+    // The phone's player joins by the room code and the join code, typed as a person would: first a
+    // code of no room (the page must say so), then the real one in lower case without its dash,
+    // with O for 0 and l for 1, the join code with a space, and a name — it must take the free seat.
     await B.page.goto(base + "/");
     await B.page.fill("input#code", "zzzz-zzzz");
     await B.page.press("input#code", "Enter");
     const unknown = await B.page.waitForSelector(".landing p.error", { timeout: STEP_TIMEOUT_MS });
     assert.match(await unknown.textContent(), /does not exist/, "an unknown room code says so");
     await B.page.fill("input#code", code.toLowerCase().replace(/0/g, "o").replace(/1/g, "l"));
+    await B.page.fill("input#join-code", `${joinCode.slice(0, 3)} ${joinCode.slice(3)}`);
+    await B.page.fill("input#enter-name", GUEST_NAME);
     await B.page.press("input#code", "Enter");
     // the overflow check must catch an overflow on the phone: on the room page, plant a wide element
     await B.page.waitForURL(new RegExp(`/r/${code}$`));
@@ -875,14 +918,20 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     assert.ok(layout.caught.some((p) => p.kind === "state" && p.detail.includes("Planted")), `the card state check flags a planted exhausted card without a text label: ${JSON.stringify(layout.caught)}`);
     assert.ok(layout.caught.some((p) => p.kind === "clipped" && p.detail.includes('list number "100."')), `the text check flags a list number wider than its room: ${JSON.stringify(layout.caught)}`);
     assert.equal(layout.cw, PHONE.width, "the phone's layout viewport is 375 px (meta viewport width=device-width)");
-    log("phone: an unknown code is refused; the typed code took the free seat");
+    log("phone: an unknown code is refused; the typed room code and join code took the free seat");
     log(`phone: layout viewport ${layout.cw} px; auditor self-check: a planted 600 px element, unnamed button, unlabelled exhausted card and clipped list number are flagged`);
     await until(() => B.you && S.you, "the welcome frames of the guest and the spectator");
     assert.deepEqual(B.you, { role: "seat", faction: "imperial" }, "the guest took the free (Imperial) seat");
     assert.deepEqual(S.you, { role: "spectator" });
     await Promise.all([A, B].map((P) => P.page.waitForSelector("button.pick")));
     await S.page.waitForFunction(() => document.body.textContent.includes("choosing their characters"));
-    log("both seated; character choice");
+    // both names reach every page, as text
+    for (const P of [A, B, S]) {
+      await until(() => P.room?.names?.[0] === CREATOR_NAME && P.room?.names?.[1] === GUEST_NAME, `${P.name}: the names in room.names`);
+    }
+    await S.page.waitForFunction(([a, b]) => document.body.textContent.includes(a) && document.body.textContent.includes(b), [`${CREATOR_NAME} (Rebel)`, `${GUEST_NAME} (Imperial)`]);
+    assert.equal(await S.page.$("main img"), null, "the markup in a name is shown as text");
+    log("both seated under their names; character choice");
     {
       // The room code typed by a person (lower case, grouped) on the landing page, with both seats
       // taken: the page offers to watch instead of taking a seat.
@@ -931,6 +980,7 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     const moments = new Set();
     const refusals = [];
     let reloaded = false;
+    let moved = null;
     let langSwitched = false;
     const detailChecked = { [A.name]: false, [B.name]: false };
 
@@ -1051,6 +1101,52 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
       log(`${P.name}: resumed as ${faction} at seq ${P.seq}`);
     }
 
+    /** Mid-game the phone player moves their seat to another phone: "Another device" makes a link
+     *  (and its QR code), a new browser context opens it and takes the seat, and the player plays on
+     *  from there (both devices keep the seat: the old one follows the game too). The link then fails. */
+    async function moveSeat(P) {
+      const old = P.page;
+      await harvestAudit(P);
+      await old.tap(".move-seat > summary");
+      const field = await old.waitForSelector(".move-seat-panel .copyfield input");
+      await old.waitForSelector(".move-seat-panel svg.qr");
+      const link = await field.inputValue();
+      assert.match(link, new RegExp(`/r/${code}/take#[0-9a-f]{32}$`), "a one-time link with its secret in the fragment");
+      const box = await old.$eval(".move-seat-panel", (e) => {
+        const r = e.getBoundingClientRect();
+        return { left: r.left, right: r.right };
+      });
+      assert.ok(box.left >= 0 && box.right <= PHONE.width, `the panel is on the phone's screen: ${JSON.stringify(box)}`);
+      await old.evaluate(() => window.__audit?.run("move-seat"));
+      await shot(old, "05-move-seat-phone", { fullPage: false });
+      await old.tap(".move-seat > summary");
+      const ctxC = await browser.newContext(phone);
+      await ctxC.addInitScript(auditor, { words: STATE_WORDS, width: PHONE.width });
+      await ctxC.addInitScript(textAudit);
+      const page = await ctxC.newPage();
+      page.setDefaultTimeout(STEP_TIMEOUT_MS);
+      const welcomes = P.welcomes.length;
+      const faction = P.you.faction;
+      attach(P, page);
+      await page.goto(link);
+      await page.waitForURL(new RegExp(`/r/${code}$`));
+      await page.waitForFunction((f) => document.querySelector(".room")?.classList.contains(f), faction);
+      await until(() => P.welcomes.length > welcomes, "the moved seat's welcome");
+      assert.deepEqual(P.welcomes.at(-1), { role: "seat", faction }, "the link seated the other device in the same seat");
+      assert.equal(await page.evaluate(() => location.hash), "", "the secret left the address bar");
+      // the player reads in Japanese on the new phone too
+      await page.selectOption("header.topbar select", "ja");
+      await page.waitForFunction(() => document.documentElement.lang === "ja");
+      // the link works once
+      const again = await ctxS.newPage();
+      await again.goto(link);
+      await again.waitForFunction(() => /used already/.test(document.querySelector("[role=alert]")?.textContent ?? ""));
+      assert.equal(await again.evaluate(() => Object.keys(localStorage).some((k) => k.startsWith("evr.token.")) ), false, "a used link seats nobody");
+      await again.close();
+      moved = { old, seqAtMove: P.seq, actionsAtMove: P.actions };
+      log(`${P.name}: the seat moved to another phone by its one-time link (seq ${P.seq}); the link then failed`);
+    }
+
     /** The spectator at the struggle in the three languages (header <select>), then back to English. */
     async function spectatorLanguages() {
       await S.page.waitForSelector(".table .playarea .card-slot");
@@ -1157,6 +1253,10 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
           await reloadMidGame(P);
           continue;
         }
+        if (P === B && !moved && kind === "struggle" && P.lastView.round >= 2) {
+          await moveSeat(P);
+          continue;
+        }
         if (P === B && !langSwitched && kind === "strategy") {
           langSwitched = true;
           await switchLanguage(P);
@@ -1260,9 +1360,15 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     assert.equal(hB.text, expect.B, "the imperial's (日本語) game-over headline matches the server's result");
     if (winner !== null) {
       for (const h of [hA, hB, hS]) assert.ok(h.cls.split(/\s+/).includes(winner), `headline marked ${winner}: ${h.cls}`);
-      const side = winner === "rebel" ? "Rebel" : "Imperial";
-      assert.match(hS.text, new RegExp(`^${side}`), `the spectator's headline names the winner: ${hS.text}`);
+      const name = winner === "rebel" ? CREATOR_NAME : GUEST_NAME;
+      assert.equal(hS.text, `${name} wins`, "the spectator's headline names the winner by their name, as text");
     }
+    // the phone the seat moved from followed the game to its end as the same seat
+    assert.ok(moved, "the phone player's seat moved to another device mid-game");
+    assert.ok(B.actions > moved.actionsAtMove, "the moved seat played on the new device");
+    await moved.old.waitForSelector(".gameover", { timeout: 10_000 });
+    assert.equal(await moved.old.$eval(".gameover .headline", (e) => e.textContent.trim()), hB.text, "the old device shows the same result");
+    await moved.old.close();
     // the game is over: the players now read what the spectator wrote, as text; the markup never ran
     for (const P of [A, B]) {
       await P.page.waitForFunction(() => document.querySelector(".chat-list")?.textContent?.includes("I saw it all"), null, { timeout: 5000 });
@@ -1603,6 +1709,18 @@ test("a newcomer plays the tutorial against the computer in 日本語 at 1366×7
     assert.match(over, /最終の総リソース値：反乱軍 \d+ – \d+ 帝国軍（目標値 \d+）/, `the end gives the totals that decided it: ${over}`);
     assert.ok(!over.includes("勝利ポイント +"), "no VP are awarded in the tutorial");
     assert.equal((await page.textContent('.gameover a[href="/"]')).trim(), "通常ゲームを始める");
+    // the computer agreed to reveal the game as it ended: the player alone reveals and downloads it
+    const agreement = (await page.textContent(".gameover .reveal-status")).trim();
+    assert.match(agreement, /コンピューターは同意しました/, `the computer has agreed: ${agreement}`);
+    assert.equal(await page.$(".gameover a[download]"), null, "no file before the player agrees");
+    await page.click(".gameover button.reveal-agree");
+    await page.waitForSelector(".gameover a[download]", { timeout: 5000 });
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click(".gameover a[download]")]);
+    const tutorialReplay = join(ARTIFACTS, "replay-tutorial.json");
+    await download.saveAs(tutorialReplay);
+    const verified = spawnSync(join(REPO, "target/release/evr"), ["verify", tutorialReplay], { encoding: "utf8" });
+    assert.equal(verified.status, 0, `evr verify accepts the computer game's replay: ${verified.stdout}${verified.stderr}`);
+    log(`tutorial against the computer: revealed by the player alone, downloaded, ${verified.stdout.trim()}`);
     await shot(page, "14-tutorial-over-ja-1366x768", { fullPage: false });
     await page.evaluate(() => window.__audit.run("final"));
     const problems = await page.evaluate(() => window.__audit.problems.map((p) => `${p.kind}: ${p.detail}`));

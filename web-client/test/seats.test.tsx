@@ -12,6 +12,7 @@ import { TokenStore } from "../src/net/tokens";
 import { GameStore } from "../src/state/store";
 import { Lobby } from "../src/ui/Lobby";
 import { ReplayPanel } from "../src/ui/ReplayPanel";
+import { SettingsMenu } from "../src/ui/Settings";
 import { Table } from "../src/ui/Table";
 import { makeView, PRESENCE, ROOM, welcome } from "./fakes";
 
@@ -213,5 +214,20 @@ describe("revealing a replay", () => {
     );
     expect(root.textContent).toContain("The computer agreed: the replay is revealed as soon as you agree too.");
     expect(root.querySelector("button.reveal-agree")).not.toBeNull();
+  });
+});
+
+describe("the header's menus", () => {
+  it("close on Escape and on a click outside", () => {
+    const store = new GameStore();
+    store.apply(welcome(0, makeView({ phase: "character_choice" })));
+    act(() => render(<SettingsMenu store={store} />, root));
+    const menu = root.querySelector("details.settings") as HTMLDetailsElement;
+    act(() => void (menu.open = true));
+    act(() => void dispatchEvent(new KeyboardEvent("keydown", { key: "Escape" })));
+    expect(menu.open).toBe(false);
+    act(() => void (menu.open = true));
+    act(() => void document.body.dispatchEvent(new Event("pointerdown", { bubbles: true })));
+    expect(menu.open).toBe(false);
   });
 });

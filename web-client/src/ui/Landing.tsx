@@ -242,7 +242,7 @@ export function Landing() {
         {digits.length > 0 && <NameField id="enter-name" value={name} onInput={setName} />}
         <div class="row">
           <button type="submit" class="primary" disabled={!code.trim() || entering}>
-            {entering ? t("landing.joining") : t("landing.enterButton")}
+            {entering ? t("landing.joining") : digits.length > 0 ? t("join.take") : t("landing.enterButton")}
           </button>
           <button type="button" disabled={!typed} onClick={() => navigate(`/r/${typed}/watch`)}>
             {t("landing.watchButton")}

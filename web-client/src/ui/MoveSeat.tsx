@@ -1,13 +1,13 @@
 // "Play this seat on another device": a one-time link (and its QR code) that seats a phone or a
 // tablet in this player's seat, valid for 10 minutes. Both devices keep the seat (proto/PROTOCOL.md,
 // *Seats*), so nothing here has to be closed first.
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { errorMessage, t } from "../i18n";
 import { ApiError } from "../net/http";
 import type { SeatTransfer } from "../net/protocol";
 import { QrCode } from "./QrCode";
 import { absoluteUrl, api, tokens } from "./services";
-import { CopyField } from "./widgets";
+import { CopyField, useDismiss } from "./widgets";
 
 /** Seconds from now until `at` (ms since 1970), never below 0. */
 function secondsLeft(at: number): number {
@@ -20,6 +20,8 @@ export function MoveSeat({ code }: { code: string }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [left, setLeft] = useState(0);
+  const menu = useRef<HTMLDetailsElement>(null);
+  useDismiss(menu);
   const make = async () => {
     const token = tokens.getToken(code);
     if (!token) return;
@@ -44,6 +46,7 @@ export function MoveSeat({ code }: { code: string }) {
   return (
     <details
       class="move-seat"
+      ref={menu}
       open={open}
       onToggle={(e) => {
         const now = (e.currentTarget as HTMLDetailsElement).open;

@@ -1,23 +1,27 @@
 // The header's settings menu: the player's display name at this table (sent to the server: everyone
 // sees it), and how "your turn" is announced while the page is in the background (a sound, a system
 // notification), remembered in this browser (state/prefs.ts).
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { t } from "../i18n";
 import { prefs, setPref } from "../state/prefs";
 import type { GameStore } from "../state/store";
-import { NameField, nameToSend } from "./widgets";
+import { NameField, nameToSend, useDismiss } from "./widgets";
 
 export function SettingsMenu({ store }: { store: GameStore }) {
   const p = prefs.value;
   const me = store.me.value;
   const current = me ? store.names.value[me === "rebel" ? 0 : 1] : null;
   const [name, setName] = useState(current ?? "");
+  // the name the room tells (it may arrive, or change on another device, after the menu is made)
+  useEffect(() => setName(current ?? ""), [current]);
   const saveName = (e: Event) => {
     e.preventDefault();
     const chosen = nameToSend(name);
     if (store.setName(chosen) && chosen) setPref("name", chosen);
   };
   const [blocked, setBlocked] = useState(false);
+  const menu = useRef<HTMLDetailsElement>(null);
+  useDismiss(menu);
   const toggleNotify = async (on: boolean) => {
     if (!on) return setPref("notify", false);
     const N = globalThis.Notification;
@@ -26,7 +30,7 @@ export function SettingsMenu({ store }: { store: GameStore }) {
     setPref("notify", granted);
   };
   return (
-    <details class="settings">
+    <details class="settings" ref={menu}>
       <summary aria-label={t("settings.title")}>
         <span aria-hidden="true">⚙</span>
       </summary>

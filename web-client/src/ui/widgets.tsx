@@ -1,4 +1,5 @@
-import { useState } from "preact/hooks";
+import type { RefObject } from "preact";
+import { useEffect, useState } from "preact/hooks";
 import { LANGS, type Lang, lang, setLanguage, t } from "../i18n";
 import { MAX_NAME_CHARS } from "../net/protocol";
 
@@ -78,4 +79,29 @@ export function NameField(props: { id: string; value: string; onInput: (v: strin
 export function nameToSend(typed: string): string | null {
   const name = typed.trim();
   return name === "" ? null : name;
+}
+
+/** Closes an open `<details>` menu on Escape or a click outside it, as menus do. */
+export function useDismiss(ref: RefObject<HTMLDetailsElement | null>) {
+  useEffect(() => {
+    const close = () => {
+      const d = ref.current;
+      if (!d?.open) return;
+      d.open = false;
+      d.querySelector("summary")?.focus({ preventScroll: true });
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape" && ref.current?.open) close();
+    };
+    const onPointer = (e: Event) => {
+      const d = ref.current;
+      if (d?.open && e.target instanceof Node && !d.contains(e.target)) d.open = false;
+    };
+    addEventListener("keydown", onKey);
+    addEventListener("pointerdown", onPointer);
+    return () => {
+      removeEventListener("keydown", onKey);
+      removeEventListener("pointerdown", onPointer);
+    };
+  }, [ref]);
 }

@@ -21,3 +21,4 @@ mod resume;
 mod rooms;
 mod seats;
 mod store_contract;
+mod store_contract_seats;
