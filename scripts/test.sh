@@ -78,9 +78,11 @@ step() {
 # The engine's testing accessors live in the evr-rules-testkit build of the engine; no server
 # binary may link it (the server also refuses it at compile time, see crates/server/src/lib.rs).
 no_testkit_in_production() {
-  local crate found=0
-  for crate in evr-server evr-loadgen evr-botclient; do
-    if cargo tree --locked -p "$crate" -e normal,build --prefix none | grep -q '^evr-rules-testkit '; then
+  local crate tree found=0
+  for crate in evr-server evr-loadgen evr-bot-client; do
+    # (a crate name cargo does not know must fail the check, not pass it unseen)
+    tree="$(cargo tree --locked -p "$crate" -e normal,build --prefix none)" || { echo "cargo tree -p $crate failed"; return 1; }
+    if grep -q '^evr-rules-testkit ' <<<"$tree"; then
       echo "$crate links evr-rules-testkit"
       found=1
     fi

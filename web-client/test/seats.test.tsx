@@ -223,10 +223,14 @@ describe("the header's menus", () => {
     store.apply(welcome(0, makeView({ phase: "character_choice" })));
     act(() => render(<SettingsMenu store={store} />, root));
     const menu = root.querySelector("details.settings") as HTMLDetailsElement;
-    act(() => void (menu.open = true));
+    act(() => {
+      menu.open = true;
+    });
     act(() => void dispatchEvent(new KeyboardEvent("keydown", { key: "Escape" })));
     expect(menu.open).toBe(false);
-    act(() => void (menu.open = true));
+    act(() => {
+      menu.open = true;
+    });
     act(() => void document.body.dispatchEvent(new Event("pointerdown", { bubbles: true })));
     expect(menu.open).toBe(false);
   });

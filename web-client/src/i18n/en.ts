@@ -409,6 +409,7 @@ export const en = {
   "reveal.theyAgreedYourTurn": "{side} agreed: the replay is revealed as soon as you agree too.",
   "reveal.bothMust": "Both players must agree; neither has yet.",
   "reveal.oneAgreed": "{side} agreed; waiting for {other}.",
+  "player.side": " ({side})",
 } as const;
 
 export type MessageKey = keyof typeof en;

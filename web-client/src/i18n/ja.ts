@@ -413,4 +413,5 @@ export const ja: Messages = {
   "reveal.theyAgreedYourTurn": "{side}は同意しました。あなたも同意するとリプレイが公開されます。",
   "reveal.bothMust": "両プレイヤーの同意が必要です。まだどちらも同意していません。",
   "reveal.oneAgreed": "{side}は同意しました。{other}を待っています。",
+  "player.side": "（{side}）",
 };

@@ -406,4 +406,5 @@ export const zhHant: Messages = {
   "reveal.theyAgreedYourTurn": "{side}已同意：只要你也同意，重播就會公開。",
   "reveal.bothMust": "需要雙方都同意；目前兩人都還沒有同意。",
   "reveal.oneAgreed": "{side}已同意；等待{other}。",
+  "player.side": "（{side}）",
 };

@@ -1,11 +1,12 @@
 import { useState } from "preact/hooks";
 import { type Character, cardsIn, IMPERIAL_CHARACTERS, REBEL_CHARACTERS } from "../data/cards";
-import { cardName, colon, playerLabel, powerText, sideName, t } from "../i18n";
+import { cardName, colon, powerText, sideName, t } from "../i18n";
 import { otherFaction } from "../net/protocol";
 import { characterPool, matchCharacterChoice, playerOf } from "../state/derived";
 import type { GameStore } from "../state/store";
 import { CardFace } from "./Card";
 import { InfoButton, inspectHandlers } from "./CardDetail";
+import { PlayerName } from "./widgets";
 
 export function CharacterChoice({ store }: { store: GameStore }) {
   const view = store.view.value!;
@@ -20,7 +21,7 @@ export function CharacterChoice({ store }: { store: GameStore }) {
         <ul>
           {(["rebel", "imperial"] as const).map((f) => (
             <li key={f}>
-              <bdi>{playerLabel(f, store.names.value)}</bdi>
+              <PlayerName f={f} names={store.names.value} />
               {colon()}
               {playerOf(view, f).characters_chosen ? t("strategy.chosen") : t("strategy.notChosen")}
             </li>

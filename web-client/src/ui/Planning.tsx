@@ -1,12 +1,13 @@
 import { useState } from "preact/hooks";
 import { STRATEGIES } from "../data/cards";
-import { colon, playerLabel, sideName, strategyName, strategyText, t } from "../i18n";
+import { colon, sideName, strategyName, strategyText, t } from "../i18n";
 import { FACTIONS, otherFaction, type PlayerView, type Strategy } from "../net/protocol";
 import { myAnswers, playerOf, roundOutcome, strategyChoices } from "../state/derived";
 import type { GameStore } from "../state/store";
 import { ScoreStrip } from "./Counts";
 import { EventCard, RoundSummary } from "./Event";
 import { PendingPanel } from "./PendingPanel";
+import { PlayerName } from "./widgets";
 
 function Modifiers({ p }: { p: PlayerView }) {
   const side = sideName(p.faction);
@@ -47,7 +48,7 @@ export function Planning({ store }: { store: GameStore }) {
             return (
               <div key={f} class={`strategy-block ${f}`}>
                 <h3>
-                  <bdi>{playerLabel(f, store.names.value)}</bdi>
+                  <PlayerName f={f} names={store.names.value} />
                   {me === f && t("common.youMark")} — {slotText(p)}
                   {p.strategy.state === "known" && !p.modifiers.located && (
                     <>

@@ -12,6 +12,7 @@ import { useLeavingCards } from "./motion";
 import { MANY_OPTIONS, PendingPanel } from "./PendingPanel";
 import { slotText } from "./Planning";
 import { pendingSelection } from "./selection";
+import { PlayerName } from "./widgets";
 
 /** The table: on a desktop, the players' areas in the main column (opponent above, you below, the
  *  action bar under your cards) and the event, totals, pending choice and round result in a side
@@ -81,8 +82,8 @@ function PlayerStrip({ view, f, store }: { view: View; f: Faction; store: GameSt
   return (
     <section class={`strip ${f}${acting ? " acting" : ""}`} aria-label={playerLabel(f, store.names.value)}>
       <div class="strip-head">
-        <h2>
-          <bdi>{playerLabel(f, store.names.value)}</bdi>
+        <h2 class="who">
+          <PlayerName f={f} names={store.names.value} />
           {mine && <span class="muted">{t("common.youMark")}</span>}
         </h2>
         {acting && (

@@ -1,6 +1,7 @@
 import type { RefObject } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { LANGS, type Lang, lang, setLanguage, t } from "../i18n";
+import { LANGS, type Lang, lang, type Names, setLanguage, sideName, t } from "../i18n";
+import type { Faction } from "../net/protocol";
 import { MAX_NAME_CHARS } from "../net/protocol";
 
 export function LanguagePicker() {
@@ -104,4 +105,19 @@ export function useDismiss(ref: RefObject<HTMLDetailsElement | null>) {
       removeEventListener("pointerdown", onPointer);
     };
   }, [ref]);
+}
+
+/** A player in a heading: their name (cut with an ellipsis when the column is narrow; the whole of it
+ *  in the title) and their side, which always shows; without a name just the side. Text, never markup. */
+export function PlayerName({ f, names }: { f: Faction; names: Names }) {
+  const name = names[f === "rebel" ? 0 : 1];
+  if (!name) return <>{sideName(f)}</>;
+  return (
+    <>
+      <bdi class="pname" title={name}>
+        {name}
+      </bdi>
+      <span class="pside">{t("player.side", { side: sideName(f) })}</span>
+    </>
+  );
 }

@@ -164,6 +164,15 @@ fn refuse(cmd: Command) {
         Command::Join(j) => {
             let _ = j.reply.send(Err(ErrorCode::StorageFailed));
         }
+        Command::NewInvite { reply, .. } => {
+            let _ = reply.send(Err(ErrorCode::StorageFailed));
+        }
+        Command::IssueTransfer { reply, .. } => {
+            let _ = reply.send(Err(ErrorCode::StorageFailed));
+        }
+        Command::TakeSeat { reply, .. } => {
+            let _ = reply.send(Err(ErrorCode::StorageFailed));
+        }
         _ => {}
     }
 }

@@ -97,7 +97,11 @@ async fn join_codes_names_and_invites_load_back_as_written() -> Result<()> {
         )
         .await?;
         ensure!(
-            load(&store, CODE)?.chat == vec![StoredChat { game_no: 1, message: said }],
+            load(&store, CODE)?.chat
+                == vec![StoredChat {
+                    game_no: 1,
+                    message: said
+                }],
             "{name}: a seat's chat message keeps its writer's name"
         );
         store.close();
@@ -133,10 +137,16 @@ async fn a_transfer_link_is_replaced_by_a_newer_one_and_seats_one_device_once() 
         );
         // the replaced link seats nobody; the live one seats one device, once
         let replaced = store.submit(FIRST_EPOCH, take(StoredSeat::Creator, 7, 20)).await?;
-        ensure!(matches!(replaced, Err(StoreError::Fenced)), "{name}: a replaced link is refused");
+        ensure!(
+            matches!(replaced, Err(StoreError::Fenced)),
+            "{name}: a replaced link is refused"
+        );
         write(&store, take(StoredSeat::Creator, 8, 21)).await?;
         let again = store.submit(FIRST_EPOCH, take(StoredSeat::Creator, 8, 22)).await?;
-        ensure!(matches!(again, Err(StoreError::Fenced)), "{name}: a used link is refused");
+        ensure!(
+            matches!(again, Err(StoreError::Fenced)),
+            "{name}: a used link is refused"
+        );
         let room = load(&store, CODE)?;
         ensure!(
             room.devices
