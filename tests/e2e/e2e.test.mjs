@@ -14,6 +14,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createServer } from "node:net";
 import { chromium } from "playwright-core";
+import { detailNearCard, decisionInView, gameOverFits, landingFits, nameBreaks, powerPreview, reachableAboveBar, repeatedSecretMarks, replayControlsFit } from "./fits.mjs";
 import { foldProblems, textAudit } from "./layout.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -35,6 +36,16 @@ const DESKTOP_SIZES = [
 // the players' display names: the guest's is markup, which every page must show as text
 const CREATOR_NAME = "Mira";
 const GUEST_NAME = "<img src=x onerror=p()>";
+
+/** What does not fit where it must (fits.mjs), each once with where it was first seen. */
+const FITS = [];
+async function fits(page, fn, arg, where) {
+  // after the page's last render has been laid out and its observers (the bars' heights) have run
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const found = await page.evaluate(fn, arg ?? null);
+  for (const p of found) if (!FITS.some((f) => f.endsWith(p))) FITS.push(`[${where}] ${p}`);
+  return found;
+}
 
 const t0 = Date.now();
 const log = (msg) => console.log(`[e2e +${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
@@ -815,6 +826,7 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
       assert.ok(await keyRadio(A, `input[name="${name}"][value="${value}"]`, `${name}: ${value}`), `landing: ${name} = ${value} by keyboard`);
     }
     await shot(A.page, "00-landing");
+    await fits(A.page, landingFits, null, `landing ${A.page.viewportSize().width}×${A.page.viewportSize().height}`);
     assert.ok(await keyTo(A, "form.panel button.primary[type=submit]", "Create room"), "landing: Create room reached by Tab");
     await A.page.keyboard.press("Enter");
     await A.page.waitForURL(/\/r\/[A-Za-z0-9]+$/);
@@ -1048,6 +1060,9 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
           if (size) await P.page.setViewportSize(size);
           await P.page.evaluate(() => window.__audit.run("shot"));
           if (P === A) await foldCheck(P, "shot");
+          const where = `${name} ${l}${size ? ` ${size.width}×${size.height}` : " phone"}`;
+          await fits(P.page, nameBreaks, null, where);
+          await fits(P.page, repeatedSecretMarks, null, where);
           const dims = size ? `-${size.width}x${size.height}` : "-phone";
           await shot(P.page, `${name}-${l}${dims}`, { fullPage: !size });
         }
@@ -1185,6 +1200,7 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
       assert.ok(h.startsWith(name), `${P.name}: the card details' heading is the card's name "${name}": ${h}`);
       assert.ok(await aside.locator(".power-full").isVisible(), `${P.name}: the card details show the power text`);
       await P.page.evaluate(() => window.__audit?.run("card-detail"));
+      if (P.input === "keyboard") await fits(P.page, detailNearCard, m.selector, "card details (desktop)");
       await shot(P.page, `11-card-detail${sfx}`, { fullPage: false });
       if (P.input === "keyboard") {
         await P.page.keyboard.press("Escape");
@@ -1201,6 +1217,8 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     // and nothing covers them (the bar, a panel). Sizes alternate by round (DESKTOP_SIZES).
     let planningRounds = 0;
     const foldSizes = new Set();
+    /** the players' column's width by screen size at a struggle turn (a choice must not change it) */
+    const boardWidths = new Map();
     async function foldCheck(P, kind) {
       if (P !== A) return;
       if (kind === "strategy") {
@@ -1209,6 +1227,14 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
       }
       const size = P.page.viewportSize();
       foldSizes.add(`${size.width}×${size.height}`);
+      // a pending choice opens without moving the board: the players' column keeps its width
+      const mainWidth = await P.page.evaluate(() => Math.round(document.querySelector(".table .board-main")?.getBoundingClientRect().width ?? 0));
+      const key = `${size.width}×${size.height}`;
+      if (mainWidth > 0 && kind === "struggle") boardWidths.set(key, mainWidth);
+      if (mainWidth > 0 && kind === "dialog" && boardWidths.has(key) && boardWidths.get(key) !== mainWidth) {
+        const p = `a pending choice re-flowed the board: the players' column went from ${boardWidths.get(key)} to ${mainWidth} px (${key})`;
+        if (!FITS.some((f) => f.endsWith(p))) FITS.push(`[desktop dialog] ${p}`);
+      }
       const found = await P.page.evaluate(foldProblems);
       if (found.length > 0 && !P.foldShot) {
         P.foldShot = true;
@@ -1237,6 +1263,17 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
           log(`${P.name}: refused action shown (${text?.trim()}); closing the toast, deciding again`);
           await useOne(P, ".toast button", () => 0, { sends: false });
           continue;
+        }
+        if (P === B && kind === "strategy") {
+          // the phone's decision comes into view by itself (at most a second after it is due), checked
+          // before the test scrolls the page for its screenshots
+          let left = [];
+          for (let i = 0; i < 20; i++) {
+            left = await P.page.evaluate(decisionInView);
+            if (left.length === 0) break;
+            await P.page.waitForTimeout(50);
+          }
+          for (const p of left) if (!FITS.some((f) => f.endsWith(p))) FITS.push(`[phone planning round ${P.lastView?.round}] ${p}`);
         }
         await foldCheck(P, kind);
         if (kind === "chars") {
@@ -1297,6 +1334,10 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
               await shotEverywhere(P, `06-struggle-${tag(P)}`);
               if (P === A) await spectatorLanguages();
             });
+          }
+          if (P === B) {
+            await fits(P.page, reachableAboveBar, null, `phone struggle round ${P.lastView?.round}`);
+            await fits(P.page, powerPreview, null, "phone struggle");
           }
           if (!detailChecked[P.name] && (await P.page.$(".playarea .card-slot > .card"))) detailChecked[P.name] = await cardDetail(P, rng);
           await useOne(P, ".table .actionbar button, .table .card-btn:not(.target-btn)", rng);
@@ -1363,6 +1404,9 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
       const name = winner === "rebel" ? CREATOR_NAME : GUEST_NAME;
       assert.equal(hS.text, `${name} wins`, "the spectator's headline names the winner by their name, as text");
     }
+    // the desktop's game over: the result, the rematch and the reveal on the first screen (1280×800)
+    await A.page.setViewportSize(DESKTOP_SIZES[0]);
+    await fits(A.page, gameOverFits, null, "game over 1280×800");
     // the phone the seat moved from followed the game to its end as the same seat
     assert.ok(moved, "the phone player's seat moved to another device mid-game");
     assert.ok(B.actions > moved.actionsAtMove, "the moved seat played on the new device");
@@ -1502,6 +1546,7 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     assert.deepEqual((await seatSteps).viewer, { seat: "imperial" });
     await RB.page.tap(".replay-controls button.primary");
     await RB.page.waitForFunction(() => document.querySelector(".replay-slider")?.value === "1");
+    await fits(RB.page, replayControlsFit, null, "replay phone");
     await shot(RB.page, "14-replay-seat-ja-phone");
     await RB.page.selectOption("header.topbar select", "zh-Hant");
     await RB.page.waitForFunction(() => document.querySelector(".replay-where")?.textContent?.includes("步"));
@@ -1580,6 +1625,8 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     assert.deepEqual(report("clipped"), [], "no text is cut off (a whole-line clamp with an ellipsis aside) in any language");
     assert.deepEqual(report("overlap"), [], "no text is drawn over other text in any language");
     assert.deepEqual(problems(A, "fold"), [], "every decision's controls are on screen at the top of the page and uncovered");
+    if (FITS.length) log(`FITS:\n  ${FITS.join("\n  ")}`);
+    assert.deepEqual(FITS, [], "every screen fits: first screens, the phone's decisions and bar, card names, the replay's controls, card details, one secret mark per strip, a choice that moves nothing");
     assert.deepEqual([...foldSizes].sort(), DESKTOP_SIZES.map((s) => `${s.width}×${s.height}`).sort(), "decisions were checked at both desktop sizes");
     log(`fold: the desktop player's decisions checked at ${[...foldSizes].join(" and ")}`);
     assert.ok(B.audit.checks > 30, `the phone page was audited throughout the game (${B.audit.checks} renders)`);
@@ -1646,6 +1693,7 @@ test("a newcomer plays the tutorial against the computer in 日本語 at 1366×7
     const t0 = await page.textContent(".clock.rebel .time");
     await page.waitForFunction((t) => document.querySelector(".clock.rebel .time")?.textContent !== t, t0, { timeout: 5000 });
     assert.match(t0, /^(10:00|9:5\d)$/, `a 10-minute bank: ${t0}`);
+    assert.ok(await page.locator(".clocks .clock.rebel.running .run-text").isVisible(), "the running clock says so in words, not by an outline alone");
     await shot(page, "13-tutorial-ja-1366x768", { fullPage: false });
 
     // your turn while away: notifications switched on in the settings menu, the page hidden; the

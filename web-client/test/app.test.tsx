@@ -98,6 +98,27 @@ describe("App", () => {
     expect(localStorage.getItem("evr.token.KJCHM975")).toBe("mine");
   });
 
+  it("an opponent's rematch offer shows in the tab's title", async () => {
+    localStorage.setItem("evr.token.KJCHM976", "tok6");
+    globalThis.fetch = (await import("./fakes")).noGamesFetch as typeof fetch;
+    await mountAt("/r/KJCHM976");
+    act(() => sockets[0]!.serverOpen());
+    act(() =>
+      sockets[0]!.serverSend(
+        welcome(
+          9,
+          makeView({ phase: "game_over", outcome: { winner: "rebel", reason: "victory_points", vp: [7, 2] } }),
+        ),
+      ),
+    );
+    act(() => sockets[0]!.serverSend({ type: "presence", presence: PRESENCE }));
+    expect(document.title).not.toContain("Rematch");
+    const room = (await import("./fakes")).ROOM;
+    act(() => sockets[0]!.serverSend({ type: "room", room: { ...room, rematch_requested: [false, true] } }));
+    expect(document.title).toMatch(/^↻ Rematch offered · /);
+    expect(root.querySelector(".gameover .rematch-offer")?.textContent).toContain("offers a rematch");
+  });
+
   it("shows a fatal refusal", async () => {
     localStorage.setItem("evr.token.KJCHM973", "bad");
     await mountAt("/r/KJCHM973");

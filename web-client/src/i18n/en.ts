@@ -229,7 +229,6 @@ export const en = {
   "over.chart": "Victory points by round",
   "over.rematch": "Rematch (sides swap)",
   "over.rematchAsked": "Rematch requested — waiting",
-  "over.rematchOffered": "Your opponent wants a rematch",
   "detail.title": "Card details",
   "detail.show": "Details of {card}",
   "detail.values": "Resource value {ready} when ready, {exhausted} when exhausted",
@@ -410,6 +409,21 @@ export const en = {
   "reveal.bothMust": "Both players must agree; neither has yet.",
   "reveal.oneAgreed": "{side} agreed; waiting for {other}.",
   "player.side": " ({side})",
+  "landing.clockPreset": "{m} min + {s} s",
+  "fair.plain.during":
+    "Before the first card was shuffled, the server sealed every shuffle of this game: it can no longer change them. When the game ends, this page checks the seal for you.",
+  "fair.plain.ok":
+    "✓ Fair: every shuffle was sealed before the first card was dealt, and this browser checked the seal.",
+  "fair.plain.bad": "✗ The seal does not match: the shuffles shown now are not the ones sealed before the game.",
+  "fair.plain.pending": "Checking that the shuffles are the ones sealed before the game…",
+  "fair.plain.unavailable":
+    "Every shuffle was sealed before the game; this page cannot check the seal here (it needs HTTPS): the details below show how to check it yourself.",
+  "fair.tech": "How it works, and how to check it by hand",
+  "dominance.explain":
+    "Dominance: both strategies are revealed and take effect; then the side whose total is highest without going over the objective gets the event, its victory points and its influence.",
+  "over.rematchOfferedBy": "{side} offers a rematch (sides swap).",
+  "over.acceptRematch": "Accept the rematch",
+  "over.offerTitle": "↻ Rematch offered",
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -231,7 +231,6 @@ export const ja: Messages = {
   "over.chart": "ラウンドごとの勝利ポイント",
   "over.rematch": "再戦（陣営を交代）",
   "over.rematchAsked": "再戦を申し込みました — 待っています",
-  "over.rematchOffered": "相手が再戦を希望しています",
   "detail.show": "{card}の詳細",
   "detail.title": "カードの詳細",
   "detail.values": "リソース値：準備中 {ready}、疲弊 {exhausted}",
@@ -414,4 +413,19 @@ export const ja: Messages = {
   "reveal.bothMust": "両プレイヤーの同意が必要です。まだどちらも同意していません。",
   "reveal.oneAgreed": "{side}は同意しました。{other}を待っています。",
   "player.side": "（{side}）",
+  "landing.clockPreset": "{m}分 + 1手{s}秒",
+  "fair.plain.during":
+    "最初のシャッフルの前に、サーバーはこのゲームのシャッフルをすべて封印しました。もう変えることはできません。ゲームが終わると、このページが封印を確かめます。",
+  "fair.plain.ok":
+    "✓ 公正です。すべてのシャッフルは最初のカードの前に封印され、このブラウザーがその封印を確かめました。",
+  "fair.plain.bad": "✗ 封印が一致しません。いま示されたシャッフルは、ゲーム前に封印されたものではありません。",
+  "fair.plain.pending": "シャッフルがゲーム前に封印されたものか確かめています…",
+  "fair.plain.unavailable":
+    "すべてのシャッフルはゲーム前に封印されています。このページではここで封印を確かめられません（HTTPS が必要です）。下の詳細に自分で確かめる方法があります。",
+  "fair.tech": "しくみと、自分で確かめる方法",
+  "dominance.explain":
+    "支配フェーズ：両者の戦略カードを明かして解決します。その後、目標値を超えない範囲で総リソース値の高い方がイベントに勝ち、その勝利ポイントと影響力を得ます。",
+  "over.rematchOfferedBy": "{side}が再戦を申し込んでいます（陣営を交代）。",
+  "over.acceptRematch": "再戦を受ける",
+  "over.offerTitle": "↻ 再戦の申し込み",
 };

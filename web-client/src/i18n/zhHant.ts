@@ -230,7 +230,6 @@ export const zhHant: Messages = {
   "over.chart": "各回合勝利點數",
   "over.rematch": "再來一局（交換陣營）",
   "over.rematchAsked": "已要求再來一局 — 等待中",
-  "over.rematchOffered": "對手想再來一局",
   "detail.show": "{card}的詳情",
   "detail.title": "卡牌詳情",
   "detail.values": "資源點數：豎置時 {ready}，橫置時 {exhausted}",
@@ -407,4 +406,17 @@ export const zhHant: Messages = {
   "reveal.bothMust": "需要雙方都同意；目前兩人都還沒有同意。",
   "reveal.oneAgreed": "{side}已同意；等待{other}。",
   "player.side": "（{side}）",
+  "landing.clockPreset": "{m} 分鐘 + 每步 {s} 秒",
+  "fair.plain.during":
+    "在第一次洗牌之前，伺服器已封存本局的所有洗牌結果，之後無法再更改。遊戲結束時，本頁會替你檢查這個封存。",
+  "fair.plain.ok": "✓ 公平：所有洗牌在發第一張牌之前就已封存，這個瀏覽器已檢查過封存。",
+  "fair.plain.bad": "✗ 封存不符：現在顯示的洗牌結果不是遊戲前封存的那一份。",
+  "fair.plain.pending": "正在檢查洗牌結果是否就是遊戲前封存的那一份…",
+  "fair.plain.unavailable": "所有洗牌在遊戲前就已封存；本頁在此無法檢查封存（需要 HTTPS）：下方說明如何自行檢查。",
+  "fair.tech": "運作方式，以及如何自行檢查",
+  "dominance.explain":
+    "結算階段：雙方揭示戰略牌並結算效果；接著總資源點數不超過任務點數且較高的一方贏得事件牌，以及其勝利點數與影響力。",
+  "over.rematchOfferedBy": "{side}提議再戰一局（交換陣營）。",
+  "over.acceptRematch": "接受再戰",
+  "over.offerTitle": "↻ 對手提議再戰",
 };

@@ -22,8 +22,11 @@ export function resultText(
   forfeitReason: ForfeitReason | null = null,
   names: Names | null = null,
 ): string {
+  // a game lost on time names its winner first, then why
   if (forfeitWinner && forfeitReason === "time")
-    return t("over.onTime", { side: playerName(otherFaction(forfeitWinner), names) });
+    return `${t("over.winner", { side: playerName(forfeitWinner, names) })} — ${t("over.onTime", {
+      side: playerName(otherFaction(forfeitWinner), names),
+    })}`;
   if (forfeitWinner) return t("over.forfeit", { side: playerName(forfeitWinner, names) });
   if (!outcome) return "";
   return outcome.winner ? t("over.winner", { side: playerName(outcome.winner, names) }) : t("over.draw");

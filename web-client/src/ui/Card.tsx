@@ -1,4 +1,4 @@
-import type { ComponentChildren } from "preact";
+import { type ComponentChildren, Fragment } from "preact";
 import { type CardKind, cardInfo } from "../data/cards";
 import { cardName, powerText, sideName, t } from "../i18n";
 import type { Card, Faction } from "../net/protocol";
@@ -21,6 +21,35 @@ function monogram(name: string): string {
     .slice(0, 2)
     .map((w) => w[0]!.toUpperCase())
     .join("");
+}
+
+/** Where a card's name may break: after a space or a middle dot (・ in Japanese, ． or · in Chinese);
+ *  nowhere inside a word ("チューバッ/カ" read as nonsense). */
+const NAME_BREAK = /(?<=[ ・．·])/u;
+
+/** The widest unbreakable piece of a name, in ems (a CJK or full-width character is one, Latin
+ *  letters and digits at most about 0.7 in the cards' bold type): the name's type is made small
+ *  enough for it to fit the card. */
+export function longestWordEm(name: string): number {
+  const width = (ch: string) =>
+    /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u.test(ch) ? 1 : 0.7;
+  return Math.max(1, ...name.split(NAME_BREAK).map((w) => [...w.trim()].reduce((n, ch) => n + width(ch), 0)));
+}
+
+/** A card's name with a line-break opportunity after each space and middle dot, and no other: each
+ *  piece between two is kept whole (CSS `nowrap`; "R2-D2" would otherwise break at its hyphen). */
+function NameText({ name }: { name: string }) {
+  const parts = name.split(NAME_BREAK);
+  return (
+    <>
+      {parts.map((p, i) => (
+        <Fragment key={i}>
+          <span>{p}</span>
+          {i < parts.length - 1 && <wbr />}
+        </Fragment>
+      ))}
+    </>
+  );
 }
 
 /** A typographic card: faction colour, type glyph, value top-left, exhausted value bottom-left, power. */
@@ -70,8 +99,8 @@ export function CardFace(props: {
         <span class="v">{value}</span>
         <span class="glyph">{isChar ? monogram(props.name) : GLYPH[info.kind]}</span>
       </span>
-      <span class="name" aria-hidden="true">
-        {cardName(props.name)}
+      <span class="name" aria-hidden="true" style={{ "--name-em": longestWordEm(cardName(props.name)).toFixed(2) }}>
+        <NameText name={cardName(props.name)} />
       </span>
       {!props.compact && (
         <span class="power" aria-hidden="true">

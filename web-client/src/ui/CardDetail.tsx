@@ -1,5 +1,5 @@
 import { signal } from "@preact/signals";
-import { useEffect } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import { cardInfo } from "../data/cards";
 import { cardName, colon, lang, powerText, sideName, t } from "../i18n";
 import type { Card, Faction, View } from "../net/protocol";
@@ -11,18 +11,34 @@ export interface Inspected {
   name: Card;
   owner: Faction;
   pinned: boolean;
+  /** Where its card is on screen (the details open beside it), when known. */
+  anchor?: Anchor | null;
+}
+
+/** A card's box on screen, and the box of the row or grid it is in. */
+interface Anchor {
+  card: DOMRect;
+  row: DOMRect;
+}
+
+/** The anchor of the element a pointer or focus reached (a card, or a button on it). */
+function anchorOf(el: EventTarget | null): Anchor | null {
+  if (!(el instanceof Element)) return null;
+  const card = el.closest(".card-slot, .pick, .card") ?? el;
+  const row = card.closest(".cards-row, .pick-grid") ?? card;
+  return { card: card.getBoundingClientRect(), row: row.getBoundingClientRect() };
 }
 
 export const inspected = signal<Inspected | null>(null);
 
-type Shown = Omit<Inspected, "pinned">;
+type Shown = Omit<Inspected, "pinned" | "anchor">;
 
 const same = (a: Shown, b: Shown) => a.name === b.name && a.owner === b.owner;
 
-function show(card: Shown) {
+function show(card: Shown, anchor: Anchor | null) {
   const cur = inspected.value;
   if (cur && (cur.pinned || same(cur, card))) return; // a pinned card stays until it is closed
-  inspected.value = { name: card.name, owner: card.owner, pinned: false };
+  inspected.value = { name: card.name, owner: card.owner, pinned: false, anchor };
 }
 
 function hide(card: Shown) {
@@ -31,9 +47,10 @@ function hide(card: Shown) {
 }
 
 /** A tap or click: pin the card's details, or close them when they are already pinned. */
-function toggle(card: Shown) {
+function toggle(card: Shown, anchor: Anchor | null) {
   const cur = inspected.value;
-  inspected.value = cur?.pinned && same(cur, card) ? null : { name: card.name, owner: card.owner, pinned: true };
+  inspected.value =
+    cur?.pinned && same(cur, card) ? null : { name: card.name, owner: card.owner, pinned: true, anchor };
 }
 
 /** Whether the last pointer was a finger or a pen. Reading and selecting are separate gestures on a
@@ -51,11 +68,11 @@ function noteInput(e: PointerEvent | KeyboardEvent) {
 export function inspectHandlers(card: Shown, tap: boolean) {
   return {
     "data-inspects": "",
-    onPointerEnter: (e: PointerEvent) => e.pointerType === "mouse" && show(card),
+    onPointerEnter: (e: PointerEvent) => e.pointerType === "mouse" && show(card, anchorOf(e.currentTarget)),
     onPointerLeave: (e: PointerEvent) => e.pointerType === "mouse" && hide(card),
-    onFocus: () => !touching && show(card),
+    onFocus: (e: FocusEvent) => !touching && show(card, anchorOf(e.currentTarget)),
     onBlur: () => hide(card),
-    ...(tap ? { onClick: () => toggle(card) } : {}),
+    ...(tap ? { onClick: (e: MouseEvent) => toggle(card, anchorOf(e.currentTarget)) } : {}),
   };
 }
 
@@ -71,7 +88,7 @@ export function InfoButton({ card }: { card: Shown }) {
       aria-label={t("detail.show", { card: cardName(card.name) })}
       aria-expanded={open}
       data-inspects=""
-      onClick={() => toggle(card)}
+      onClick={(e) => toggle(card, anchorOf(e.currentTarget))}
     >
       ⓘ
     </button>
@@ -100,6 +117,8 @@ export function CardDetail({ view }: { view: View | null }) {
       document.removeEventListener("pointerdown", onDown, true);
     };
   }, []);
+  const box = useRef<HTMLElement>(null);
+  const place = usePlacement(box, c?.anchor ?? null, c);
   if (!c) return null;
   const info = cardInfo(c.name);
   const local = cardName(c.name);
@@ -107,7 +126,9 @@ export function CardDetail({ view }: { view: View | null }) {
   const inPlay = view?.[c.owner].play_area.find((p) => p.card === c.name);
   return (
     <aside
-      class={`card-detail ${c.owner}${c.pinned ? " pinned" : ""}`}
+      ref={box}
+      style={place ?? undefined}
+      class={`card-detail ${c.owner}${c.pinned ? " pinned" : ""}${place ? " anchored" : ""}`}
       aria-label={t("detail.title")}
       aria-live="polite"
     >
@@ -146,4 +167,33 @@ export function CardDetail({ view }: { view: View | null }) {
       )}
     </aside>
   );
+}
+
+/** Room kept between the details and the screen's edges or its card, in px. */
+const MARGIN = 8;
+
+/** Where the details go beside their card (a desktop; a phone shows them as a sheet at the bottom):
+ *  after the end of the card's row if there is room (covering no other card), else before its start,
+ *  else beside the card itself; top-aligned with the card, kept on screen. `null` without an anchor. */
+function usePlacement(
+  box: { current: HTMLElement | null },
+  anchor: Anchor | null,
+  key: unknown,
+): Record<string, string> | null {
+  const [place, setPlace] = useState<Record<string, string> | null>(null);
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el || !anchor || matchMedia("(max-width: 700px)").matches) return setPlace(null);
+    const { width, height } = el.getBoundingClientRect();
+    const W = document.documentElement.clientWidth;
+    const H = innerHeight;
+    const fits = (x: number) => x >= MARGIN && x + width <= W - MARGIN;
+    const { card, row } = anchor;
+    const x =
+      [row.right + MARGIN, row.left - MARGIN - width, card.right + MARGIN, card.left - MARGIN - width].find(fits) ??
+      Math.min(Math.max(card.right + MARGIN, MARGIN), W - MARGIN - width);
+    const y = Math.min(Math.max(card.top, MARGIN + 48), H - MARGIN - height);
+    setPlace({ left: `${Math.round(x)}px`, top: `${Math.round(Math.max(y, MARGIN))}px` });
+  }, [key, anchor, box]);
+  return place;
 }

@@ -53,10 +53,15 @@ export function Clocks({ store }: { store: GameStore }) {
               {sideName(f)}
               {me === f ? t("common.youMark") : ""}
             </span>{" "}
+            {on && (
+              <span class="run-mark" aria-hidden="true">
+                ▶
+              </span>
+            )}
             <span class="time" role="timer" aria-live="off">
               {formatClock(ms)}
             </span>
-            {on && <span class="sr-only"> {t("clock.running")}</span>}
+            {on && <span class="run-text"> {t("clock.running")}</span>}
           </span>
         );
       })}

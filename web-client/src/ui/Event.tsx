@@ -143,6 +143,7 @@ export function RoundSummary({
         {t("dominance.title")} · {t("table.round", { n: o.round })} ·{" "}
         {t("dominance.event", { event: eventName(o.event), objective: o.objective })}
       </h3>
+      {!tutorial && <p class="small muted dominance-explain">{t("dominance.explain")}</p>}
       <table class="reveal">
         <caption class="sr-only">{t("dominance.revealed")}</caption>
         <tbody>

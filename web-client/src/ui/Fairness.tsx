@@ -47,36 +47,45 @@ export function FairnessPanel({ fairness, open = false }: { fairness: Fairness |
   return (
     <details class="fairness panel" open={open}>
       <summary>{t("fair.title")}</summary>
-      <p>{revealed ? t("fair.after") : t("fair.during")}</p>
-      <dl class="fair-values">
-        <dt>{t("fair.commitment")}</dt>
-        <dd>
-          <code>{fairness.commitment}</code>
-        </dd>
+      {/* one plain sentence first: what was promised, and (after the game) that this browser checked it */}
+      {revealed ? (
+        <p class={`fair-check ${check}`} role="status">
+          {t(`fair.plain.${check}`)}
+        </p>
+      ) : (
+        <p class="fair-plain">{t("fair.plain.during")}</p>
+      )}
+      <details class="fair-tech">
+        <summary>{t("fair.tech")}</summary>
+        <p>{revealed ? t("fair.after") : t("fair.during")}</p>
+        <dl class="fair-values">
+          <dt>{t("fair.commitment")}</dt>
+          <dd>
+            <code>{fairness.commitment}</code>
+          </dd>
+          {revealed && (
+            <>
+              <dt>{t("fair.seed")}</dt>
+              <dd>
+                <code>{revealed.seed}</code>
+              </dd>
+              <dt>{t("fair.salt")}</dt>
+              <dd>
+                <code>{revealed.salt}</code>
+              </dd>
+            </>
+          )}
+        </dl>
         {revealed && (
           <>
-            <dt>{t("fair.seed")}</dt>
-            <dd>
-              <code>{revealed.seed}</code>
-            </dd>
-            <dt>{t("fair.salt")}</dt>
-            <dd>
-              <code>{revealed.salt}</code>
-            </dd>
+            <p class="small">{t(`fair.check.${check}`)}</p>
+            <p class="small muted">{t("fair.how")}</p>
+            <pre class="fair-cmd">
+              <code>{`printf %s ${revealed.salt}${revealed.seed} | xxd -r -p | sha256sum`}</code>
+            </pre>
           </>
         )}
-      </dl>
-      {revealed && (
-        <>
-          <p class={`fair-check ${check}`} role="status">
-            {t(`fair.check.${check}`)}
-          </p>
-          <p class="small muted">{t("fair.how")}</p>
-          <pre class="fair-cmd">
-            <code>{`printf %s ${revealed.salt}${revealed.seed} | xxd -r -p | sha256sum`}</code>
-          </pre>
-        </>
-      )}
+      </details>
     </details>
   );
 }

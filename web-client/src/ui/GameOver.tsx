@@ -26,45 +26,57 @@ export function GameOver({ store }: { store: GameStore }) {
   const myIdx = me === "rebel" ? 0 : me === "imperial" ? 1 : -1;
   const points = vpByRound(view);
   const tutorial = view.mode === "tutorial";
+  const offered = myIdx >= 0 && asked[1 - myIdx] && !asked[myIdx];
+  // The result and what to do next (a rematch, the replay) come first: on a desktop they fit the
+  // first screen; the chart, the last round, the room's games and the shuffles' proof follow.
   return (
     <section class="panel gameover" aria-labelledby="over-h">
-      <h2 id="over-h">{t("over.title")}</h2>
-      <p class={`headline ${winner ?? ""}`}>{headline}</p>
-      {winner && me && <p>{t("over.winner", { side: playerName(winner, room?.names) })}</p>}
-      {room?.forfeit_winner ? (
-        <p>
-          {room.forfeit_reason === "time"
-            ? t("over.onTime", { side: playerName(otherFaction(room.forfeit_winner), room.names) })
-            : t("over.forfeit", { side: playerName(room.forfeit_winner, room.names) })}
+      {offered && (
+        <p class="notice rematch-offer" role="status">
+          {t("over.rematchOfferedBy", { side: playerName(otherFaction(me!), room?.names) })}{" "}
+          <button type="button" class="primary" onClick={() => store.rematch()}>
+            {t("over.acceptRematch")}
+          </button>
         </p>
-      ) : tutorial ? (
-        <TutorialEnd view={view} />
-      ) : (
-        o && (
-          <p>
-            {t(`over.by.${o.reason}`)} · {sideName("rebel")} {o.vp[0]} – {o.vp[1]} {sideName("imperial")}
-          </p>
-        )
       )}
-      {points.length > 0 && !tutorial && <VpChart points={points} />}
-      {last && <RoundSummary outcome={last} tutorial={tutorial} ended />}
-      {room && <ReplayPanel room={room} me={me} onReveal={() => store.revealReplay()} />}
-      {room && <Archive code={room.code} refresh={`${room.game_number}:${room.reveal_agreed.join()}`} />}
-      <FairnessPanel fairness={room?.fairness ?? null} open />
-      {me && (
-        <div class="row">
-          {myIdx >= 0 && asked[myIdx] ? (
-            <p role="status">{t("over.rematchAsked")}</p>
+      <div class="over-top">
+        <div class="over-result">
+          <h2 id="over-h">{t("over.title")}</h2>
+          <p class={`headline ${winner ?? ""}`}>{headline}</p>
+          {winner && me && <p>{t("over.winner", { side: playerName(winner, room?.names) })}</p>}
+          {room?.forfeit_winner ? (
+            <p>
+              {room.forfeit_reason === "time"
+                ? t("over.onTime", { side: playerName(otherFaction(room.forfeit_winner), room.names) })
+                : t("over.forfeit", { side: playerName(room.forfeit_winner, room.names) })}
+            </p>
+          ) : tutorial ? (
+            <TutorialEnd view={view} />
           ) : (
-            <>
-              {myIdx >= 0 && asked[1 - myIdx] && <p role="status">{t("over.rematchOffered")}</p>}
-              <button type="button" class="primary" onClick={() => store.rematch()}>
-                {t("over.rematch")}
-              </button>
-            </>
+            o && (
+              <p>
+                {t(`over.by.${o.reason}`)} · {sideName("rebel")} {o.vp[0]} – {o.vp[1]} {sideName("imperial")}
+              </p>
+            )
+          )}
+          {me && !offered && (
+            <div class="row over-rematch">
+              {myIdx >= 0 && asked[myIdx] ? (
+                <p role="status">{t("over.rematchAsked")}</p>
+              ) : (
+                <button type="button" class="primary" onClick={() => store.rematch()}>
+                  {t("over.rematch")}
+                </button>
+              )}
+            </div>
           )}
         </div>
-      )}
+        {room && <ReplayPanel room={room} me={me} onReveal={() => store.revealReplay()} />}
+      </div>
+      {points.length > 0 && !tutorial && <VpChart points={points} />}
+      {last && <RoundSummary outcome={last} tutorial={tutorial} ended />}
+      {room && <Archive code={room.code} refresh={`${room.game_number}:${room.reveal_agreed.join()}`} />}
+      <FairnessPanel fairness={room?.fairness ?? null} open />
     </section>
   );
 }

@@ -109,161 +109,175 @@ export function Landing() {
   };
 
   return (
-    <main class="page narrow landing">
-      <div class="topline">
+    <main class="page landing">
+      <div class="landing-head">
+        <h1>
+          {t("app.title")} <small>{t("app.gameName")}</small>
+        </h1>
         <LanguagePicker />
       </div>
-      <h1>
-        {t("app.title")} <small>{t("app.gameName")}</small>
-      </h1>
       <p class="intro">
         {t("landing.intro1")} {t("landing.intro2")}
       </p>
-
-      <form class="panel" onSubmit={create} aria-labelledby="create-h">
-        <h2 id="create-h">{t("landing.create")}</h2>
-        <NameField id="create-name" value={name} onInput={setName} />
-        <Radio
-          legend={t("landing.side")}
-          name="side"
-          value={side}
-          onChange={setSide}
-          options={(["rebel", "imperial", "random"] as const).map((v) => [v, t(`side.${v}`)])}
-        />
-        <Radio
-          legend={t("landing.mode")}
-          name="mode"
-          value={mode}
-          onChange={setMode}
-          options={(["full", "tutorial"] as const).map((v) => [v, t(`mode.${v}`)])}
-        />
-        <Radio
-          legend={t("landing.opponent")}
-          name="opponent"
-          value={opponent}
-          onChange={setOpponent}
-          options={(["friend", "easy", "normal", "hard"] as const).map((v) => [v, t(`opponent.${v}`)])}
-        />
-        <Radio
-          legend={t("landing.spectators")}
-          name="spectators"
-          value={spectators}
-          onChange={setSpectators}
-          options={(["anyone_with_link", "off"] as const).map((v) => [v, t(`spectators.${v}`)])}
-        />
-        <Radio
-          legend={t("landing.clock")}
-          name="clock"
-          value={clock}
-          onChange={setClock}
-          options={(["none", "10+10", "20+20", "custom"] as const).map((v) => [
-            v,
-            v === "none" ? t("landing.clockNone") : v === "custom" ? t("landing.clockCustom") : v,
-          ])}
-        />
-        {clock === "custom" && (
-          <p class="row clock-custom">
-            <label>
-              {t("landing.clockMinutes")}{" "}
-              <input
-                type="number"
-                name="clock_minutes"
-                min={1}
-                max={90}
-                value={customMinutes}
-                onInput={(e) => setCustomMinutes(Number((e.currentTarget as HTMLInputElement).value))}
+      {/* on a desktop, creating and entering side by side: both on the first screen */}
+      <div class="landing-cols">
+        <form class="panel create" onSubmit={create} aria-labelledby="create-h">
+          <h2 id="create-h">{t("landing.create")}</h2>
+          <div class="create-cols">
+            <div class="create-col">
+              <NameField id="create-name" value={name} onInput={setName} />
+              <Radio
+                legend={t("landing.side")}
+                name="side"
+                value={side}
+                onChange={setSide}
+                options={(["rebel", "imperial", "random"] as const).map((v) => [v, t(`side.${v}`)])}
               />
-            </label>
-            <label>
-              {t("landing.clockIncrement")}{" "}
-              <input
-                type="number"
-                name="clock_increment"
-                min={0}
-                max={120}
-                value={customIncrement}
-                onInput={(e) => setCustomIncrement(Number((e.currentTarget as HTMLInputElement).value))}
+              <Radio
+                legend={t("landing.mode")}
+                name="mode"
+                value={mode}
+                onChange={setMode}
+                options={(["full", "tutorial"] as const).map((v) => [v, t(`mode.${v}`)])}
               />
-            </label>
-          </p>
-        )}
-        <label class="choice">
-          <input
-            type="checkbox"
-            name="reveal_at_end"
-            checked={revealAtEnd}
-            onChange={(e) => setRevealAtEnd((e.currentTarget as HTMLInputElement).checked)}
-          />
-          {t("landing.revealAtEnd")}
-        </label>
-        <button class="primary" type="submit" disabled={busy}>
-          {busy ? t("landing.creating") : t("landing.createButton")}
-        </button>
-        {error && (
-          <p class="error" role="alert">
-            {error}
-          </p>
-        )}
-      </form>
-
-      <form class="panel" onSubmit={enter} aria-labelledby="enter-h">
-        <h2 id="enter-h">{t("landing.enter")}</h2>
-        <p class="small muted">{t("landing.enterHint")}</p>
-        <div class="enter-fields">
-          <p>
-            <label for="code">{t("landing.code")}</label>
-            <input
-              id="code"
-              value={code}
-              placeholder="KJCH-M97E"
-              autoComplete="off"
-              autoCapitalize="characters"
-              spellcheck={false}
-              onInput={(e) => setCode((e.currentTarget as HTMLInputElement).value)}
-            />
-          </p>
-          <p>
-            <label for="join-code">{t("landing.joinCode")}</label>
-            <input
-              id="join-code"
-              value={joinCode}
-              placeholder="123456"
-              inputMode="numeric"
-              autoComplete="off"
-              maxLength={JOIN_CODE_DIGITS + 2}
-              aria-describedby="join-code-hint"
-              onInput={(e) => setJoinCode((e.currentTarget as HTMLInputElement).value)}
-            />
-            <span id="join-code-hint" class="small muted">
-              {t("landing.joinCodeHint")}
-            </span>
-          </p>
-        </div>
-        {digits.length > 0 && <NameField id="enter-name" value={name} onInput={setName} />}
-        <div class="row">
-          <button type="submit" class="primary" disabled={!code.trim() || entering}>
-            {entering ? t("landing.joining") : digits.length > 0 ? t("join.take") : t("landing.enterButton")}
+              <Radio
+                legend={t("landing.spectators")}
+                name="spectators"
+                value={spectators}
+                onChange={setSpectators}
+                options={(["anyone_with_link", "off"] as const).map((v) => [v, t(`spectators.${v}`)])}
+              />
+            </div>
+            <div class="create-col">
+              <Radio
+                legend={t("landing.opponent")}
+                name="opponent"
+                value={opponent}
+                onChange={setOpponent}
+                options={(["friend", "easy", "normal", "hard"] as const).map((v) => [v, t(`opponent.${v}`)])}
+              />
+              <Radio
+                legend={t("landing.clock")}
+                name="clock"
+                value={clock}
+                onChange={setClock}
+                options={(["none", "10+10", "20+20", "custom"] as const).map((v) => [
+                  v,
+                  v === "none"
+                    ? t("landing.clockNone")
+                    : v === "custom"
+                      ? t("landing.clockCustom")
+                      : t("landing.clockPreset", { m: v === "10+10" ? 10 : 20, s: v === "10+10" ? 10 : 20 }),
+                ])}
+              />
+              {clock === "custom" && (
+                <p class="row clock-custom">
+                  <label>
+                    {t("landing.clockMinutes")}{" "}
+                    <input
+                      type="number"
+                      name="clock_minutes"
+                      min={1}
+                      max={90}
+                      value={customMinutes}
+                      onInput={(e) => setCustomMinutes(Number((e.currentTarget as HTMLInputElement).value))}
+                    />
+                  </label>
+                  <label>
+                    {t("landing.clockIncrement")}{" "}
+                    <input
+                      type="number"
+                      name="clock_increment"
+                      min={0}
+                      max={120}
+                      value={customIncrement}
+                      onInput={(e) => setCustomIncrement(Number((e.currentTarget as HTMLInputElement).value))}
+                    />
+                  </label>
+                </p>
+              )}
+              <label class="choice reveal-opt">
+                <input
+                  type="checkbox"
+                  name="reveal_at_end"
+                  checked={revealAtEnd}
+                  onChange={(e) => setRevealAtEnd((e.currentTarget as HTMLInputElement).checked)}
+                />
+                {t("landing.revealAtEnd")}
+              </label>
+            </div>
+          </div>
+          <button class="primary" type="submit" disabled={busy}>
+            {busy ? t("landing.creating") : t("landing.createButton")}
           </button>
-          <button type="button" disabled={!typed} onClick={() => navigate(`/r/${typed}/watch`)}>
-            {t("landing.watchButton")}
-          </button>
-        </div>
-        {full && (
-          <p class="notice" role="status">
-            {t("landing.seatsTaken", { code: displayCode(full) })}{" "}
-            <a class="button" href={`/r/${full}/watch`}>
-              {t("landing.watchButton")}
-            </a>
-          </p>
-        )}
-        {entryError && (
-          <p class="error" role="alert">
-            {entryError}
-          </p>
-        )}
-      </form>
+          {error && (
+            <p class="error" role="alert">
+              {error}
+            </p>
+          )}
+        </form>
 
-      <MyRooms />
+        <div class="landing-side">
+          <form class="panel" onSubmit={enter} aria-labelledby="enter-h">
+            <h2 id="enter-h">{t("landing.enter")}</h2>
+            <p class="small muted">{t("landing.enterHint")}</p>
+            <div class="enter-fields">
+              <p>
+                <label for="code">{t("landing.code")}</label>
+                <input
+                  id="code"
+                  value={code}
+                  placeholder="KJCH-M97E"
+                  autoComplete="off"
+                  autoCapitalize="characters"
+                  spellcheck={false}
+                  onInput={(e) => setCode((e.currentTarget as HTMLInputElement).value)}
+                />
+              </p>
+              <p>
+                <label for="join-code">{t("landing.joinCode")}</label>
+                <input
+                  id="join-code"
+                  value={joinCode}
+                  placeholder="123456"
+                  inputMode="numeric"
+                  autoComplete="off"
+                  maxLength={JOIN_CODE_DIGITS + 2}
+                  aria-describedby="join-code-hint"
+                  onInput={(e) => setJoinCode((e.currentTarget as HTMLInputElement).value)}
+                />
+                <span id="join-code-hint" class="small muted">
+                  {t("landing.joinCodeHint")}
+                </span>
+              </p>
+            </div>
+            {digits.length > 0 && <NameField id="enter-name" value={name} onInput={setName} />}
+            <div class="row">
+              <button type="submit" class="primary" disabled={!code.trim() || entering}>
+                {entering ? t("landing.joining") : digits.length > 0 ? t("join.take") : t("landing.enterButton")}
+              </button>
+              <button type="button" disabled={!typed} onClick={() => navigate(`/r/${typed}/watch`)}>
+                {t("landing.watchButton")}
+              </button>
+            </div>
+            {full && (
+              <p class="notice" role="status">
+                {t("landing.seatsTaken", { code: displayCode(full) })}{" "}
+                <a class="button" href={`/r/${full}/watch`}>
+                  {t("landing.watchButton")}
+                </a>
+              </p>
+            )}
+            {entryError && (
+              <p class="error" role="alert">
+                {entryError}
+              </p>
+            )}
+          </form>
+
+          <MyRooms />
+        </div>
+      </div>
     </main>
   );
 }
@@ -293,7 +307,7 @@ function Radio<T extends string>(props: {
   options: (readonly [T, string])[];
 }) {
   return (
-    <fieldset class="choices">
+    <fieldset class={`choices f-${props.name}`}>
       <legend>{props.legend}</legend>
       {props.options.map(([v, label]) => (
         <label key={v} class={`choice${props.value === v ? " on" : ""} opt-${v}`}>

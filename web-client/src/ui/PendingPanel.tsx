@@ -42,7 +42,7 @@ function describeChoice(c: Choice): string {
 
 /** Past this many options (a deck search lists every card) they flow in columns, and the table's
  *  side column widens further, so all of them stay on one screen. */
-export const MANY_OPTIONS = 6;
+const MANY_OPTIONS = 6;
 
 /** The pending choice: a dialog for its owner (generic over `pending.options`), a line for others. */
 export function PendingPanel({ store }: { store: GameStore }) {

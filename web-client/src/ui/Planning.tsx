@@ -1,8 +1,8 @@
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { STRATEGIES } from "../data/cards";
 import { colon, sideName, strategyName, strategyText, t } from "../i18n";
 import { FACTIONS, otherFaction, type PlayerView, type Strategy } from "../net/protocol";
-import { myAnswers, playerOf, roundOutcome, strategyChoices } from "../state/derived";
+import { playerOf, roundOutcome, strategyChoices } from "../state/derived";
 import type { GameStore } from "../state/store";
 import { ScoreStrip } from "./Counts";
 import { EventCard, RoundSummary } from "./Event";
@@ -35,8 +35,22 @@ export function Planning({ store }: { store: GameStore }) {
   // the last round played before this one
   const prev = view.rounds[view.rounds.length - 1];
   const last = prev && prev.round < view.round ? roundOutcome(view, prev.round) : null;
+  // The block whose strategies are this player's to choose now. On a phone RoomPage brings it into
+  // view as the phase starts; when the choices due change later in the phase (one becomes due while
+  // the player had nothing to decide, or they just made one of two: theirs and the opponent's after
+  // Infiltration), the one left comes into view here, as it appears.
+  const dueSides = FACTIONS.filter((f) => choices[f].length > 0);
+  const due = dueSides[0] ?? null;
+  const dueKey = dueSides.join();
+  const lastDue = useRef(dueKey);
+  useEffect(() => {
+    const before = lastDue.current;
+    lastDue.current = dueKey;
+    if (!due || before === dueKey || !matchMedia("(max-width: 900px)").matches) return;
+    document.querySelector(".strategy-block.due")?.scrollIntoView({ block: "start" });
+  }, [dueKey, due]);
   return (
-    <div class={`board planning${myAnswers(view, store.role.value).length > 0 ? " choosing" : ""}`}>
+    <div class={`board planning${due ? " deciding" : ""}`}>
       <div class="board-main">
         <ScoreStrip view={view} me={me} />
         <section class="panel" aria-labelledby="plan-h">
@@ -46,7 +60,7 @@ export function Planning({ store }: { store: GameStore }) {
             const chooser = view.planning?.chooser[i];
             const legal = choices[f];
             return (
-              <div key={f} class={`strategy-block ${f}`}>
+              <div key={f} class={`strategy-block ${f}${f === due ? " due" : ""}`}>
                 <h3>
                   <PlayerName f={f} names={store.names.value} />
                   {me === f && t("common.youMark")} — {slotText(p)}

@@ -17,7 +17,7 @@ import { FairnessPanel } from "./Fairness";
 import { replayUrl } from "./ReplayPanel";
 import { api, tokens } from "./services";
 import { Table } from "./Table";
-import { LanguagePicker, numbered } from "./widgets";
+import { LanguagePicker, numbered, useBottomBarRoom } from "./widgets";
 
 type Loaded = { eyes: ReplayEyes; steps: ReplaySteps };
 
@@ -209,8 +209,10 @@ function Controls(props: {
   names: Names;
 }) {
   const { at, last, go, view } = props;
+  const nav = useRef<HTMLElement>(null);
+  useBottomBarRoom(nav);
   return (
-    <nav class="replay-controls" aria-label={t("replay.controls")}>
+    <nav class="replay-controls" aria-label={t("replay.controls")} ref={nav}>
       <span class="buttons">
         <button type="button" onClick={() => go(0)} disabled={at === 0} aria-label={t("replay.first")}>
           «

@@ -20,7 +20,7 @@ import { Reference } from "./Reference";
 import { SettingsMenu } from "./Settings";
 import { tokens } from "./services";
 import { Table } from "./Table";
-import { LanguagePicker, numbered } from "./widgets";
+import { LanguagePicker, numbered, useHeaderRoom } from "./widgets";
 
 export function RoomPage({ code, watch }: { code: string; watch: boolean }) {
   const token = watch ? null : tokens.getToken(code);
@@ -85,8 +85,10 @@ function Header({ code, store }: { code: string; store: GameStore }) {
   const presence = store.presence.value;
   const statusText =
     status === "waiting" ? t("status.waiting", { s: Math.ceil((retry ?? 0) / 1000) }) : t(`status.${status}`);
+  const header = useRef<HTMLElement>(null);
+  useHeaderRoom(header);
   return (
-    <header class="topbar">
+    <header class="topbar" ref={header}>
       <span class="code">{t("header.room", { code: displayCode(code) })}</span>
       <span class={`conn ${status}`} role="status">
         <span class="dot" aria-hidden="true" /> {statusText}
@@ -156,11 +158,20 @@ function Room({ code, store }: { code: string; store: GameStore }) {
   // with the event out of view); not on the first render (a reload keeps the browser's position).
   const phaseKey = view ? `${view.phase}:${view.round}` : "";
   const lastPhase = useRef(phaseKey);
+  // On a phone a planning whose strategies are this player's to choose starts at that decision (the
+  // strategies and Confirm on screen; the score and the event are a scroll up).
   useEffect(() => {
-    if (lastPhase.current && phaseKey && lastPhase.current !== phaseKey) window.scrollTo({ top: 0 });
+    if (lastPhase.current && phaseKey && lastPhase.current !== phaseKey) {
+      const due = matchMedia("(max-width: 900px)").matches ? document.querySelector(".strategy-block.due") : null;
+      if (due) due.scrollIntoView({ block: "start" });
+      else window.scrollTo({ top: 0 });
+    }
     lastPhase.current = phaseKey;
   }, [phaseKey]);
-  const title = `${t("header.room", { code: displayCode(code) })} · ${t("app.title")}`;
+  // an opponent's rematch offer shows in the tab's title too, for a player looking elsewhere
+  const asked = store.room.value?.rematch_requested;
+  const offered = !!me && !!asked && asked[me === "rebel" ? 1 : 0] && !asked[me === "rebel" ? 0 : 1];
+  const title = `${offered ? `${t("over.offerTitle")} · ` : ""}${t("header.room", { code: displayCode(code) })} · ${t("app.title")}`;
   useTurnAlerts(store, title);
   return (
     <div class={`room ${me ?? "spectator"}`}>

@@ -9,25 +9,23 @@ import { Coach } from "./Coach";
 import { Counts } from "./Counts";
 import { EventCard, RoundSummary } from "./Event";
 import { useLeavingCards } from "./motion";
-import { MANY_OPTIONS, PendingPanel } from "./PendingPanel";
+import { PendingPanel } from "./PendingPanel";
 import { slotText } from "./Planning";
 import { pendingSelection } from "./selection";
-import { PlayerName } from "./widgets";
+import { PlayerName, useBottomBarRoom } from "./widgets";
 
 /** The table: on a desktop, the players' areas in the main column (opponent above, you below, the
  *  action bar under your cards) and the event, totals, pending choice and round result in a side
- *  column, so a whole turn fits one screen (1280×800, 1366×768). On a phone the two columns dissolve
+ *  column as wide as a choice needs (so that one opening moves nothing), so a whole turn fits one
+ *  screen (1280×800, 1366×768). On a phone the two columns dissolve
  *  into one (CSS `display: contents` + `order`): opponent, event, totals, you, with a fixed action bar. */
 export function Table({ store }: { store: GameStore }) {
   const view = store.view.value!;
   const bottom = store.bottom.value;
   const top = otherFaction(bottom);
   const current = roundOutcome(view, view.round);
-  // while this player answers a pending choice the side column widens to hold its options
-  const answers = myAnswers(view, store.role.value).length;
-  const choosing = answers > 0 ? (answers > MANY_OPTIONS ? " choosing many" : " choosing") : "";
   return (
-    <div class={`board table${choosing}`}>
+    <div class="board table">
       <div class="board-main">
         <PlayerStrip view={view} f={top} store={store} />
         <PlayArea view={view} f={top} store={store} />
@@ -79,6 +77,16 @@ function PlayerStrip({ view, f, store }: { view: View; f: Faction; store: GameSt
   const acting = view.phase === "struggle" && view.turn === f;
   // R-4: a pass is the last action and the other side is to act; it is shown until someone acts.
   const passed = view.phase === "struggle" && view.last_action_was_pass && view.turn === otherFaction(f);
+  // What only this player sees is marked once, on the first such line: the chosen strategy before
+  // the reveal, the top of the deck, the characters (a badge on each line read as noise)
+  const secretStrategy = mine && p.strategy.state === "known" && !view.rounds.some((r) => r.round === view.round);
+  const firstSecret = !mine ? null : secretStrategy ? "strategy" : p.deck_top ? "deck" : p.characters ? "chars" : null;
+  const onlyYou = (line: string) =>
+    firstSecret === line && (
+      <>
+        <span class="badge secret-mark">{t("common.onlyYou")}</span>{" "}
+      </>
+    );
   return (
     <section class={`strip ${f}${acting ? " acting" : ""}`} aria-label={playerLabel(f, store.names.value)}>
       <div class="strip-head">
@@ -96,15 +104,10 @@ function PlayerStrip({ view, f, store }: { view: View; f: Faction; store: GameSt
         <Counts p={p} tutorial={view.mode === "tutorial"} shuffles={shuffles} />
       </div>
       {view.mode !== "tutorial" && (
-        <p class="small">
+        <p class={`small${secretStrategy ? " secret" : ""}`}>
+          {onlyYou("strategy")}
           <StrategySlotCard p={p} />
           {slotText(p)}
-          {mine && p.strategy.state === "known" && !view.rounds.some((r) => r.round === view.round) && (
-            <>
-              {" "}
-              <span class="badge secret-mark">{t("common.onlyYou")}</span>
-            </>
-          )}
           {p.used_strategies.length > 0 && (
             <>
               {" "}
@@ -115,12 +118,18 @@ function PlayerStrip({ view, f, store }: { view: View; f: Faction; store: GameSt
           )}
         </p>
       )}
-      {p.deck_top && <p class="small secret">{t("table.deckTop", { card: cardName(p.deck_top) })}</p>}
+      {p.deck_top && (
+        <p class="small secret">
+          {onlyYou("deck")}
+          {t("table.deckTop", { card: cardName(p.deck_top) })}
+        </p>
+      )}
       {p.characters && (
         <p class="small secret">
           {mine ? (
             <>
-              <span class="badge secret-mark">{t("common.onlyYou")}</span> {t("table.yourCharacters")}
+              {onlyYou("chars")}
+              {t("table.yourCharacters")}
             </>
           ) : (
             t("replay.characters")
@@ -263,6 +272,7 @@ function ActionBar({ store }: { store: GameStore }) {
   else line = t(`phase.${view.phase}`);
   const p = me ? playerOf(view, me) : null;
   const bar = useRef<HTMLDivElement>(null);
+  useBottomBarRoom(bar);
   const myTurn = !!me && waiting === me && !view.pending;
   // A keyboard user's button disappears when the action it sent is applied and focus falls back to
   // the page; when it is our turn again, put it on the first action rather than the top of the page.

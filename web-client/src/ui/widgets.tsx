@@ -121,3 +121,40 @@ export function PlayerName({ f, names }: { f: Faction; names: Names }) {
     </>
   );
 }
+
+/** While `ref`'s element is fixed to the bottom of the screen (a phone's action bar, the replay's
+ *  controls), its height is the page's `--bar-h`: the page keeps that much room at its end and
+ *  scrolling keeps controls clear of it, whatever the bar's text wraps to. */
+export function useBottomBarRoom(ref: RefObject<HTMLElement | null>) {
+  useBarHeight(ref, "--bar-h", whenFixed);
+}
+
+const whenFixed = (el: HTMLElement) => getComputedStyle(el).position === "fixed";
+const always = () => true;
+
+/** The sticky header's height is the page's `--top-h`: scrolling a control into view stops below it
+ *  (a phone's header wraps onto two or three lines). */
+export function useHeaderRoom(ref: RefObject<HTMLElement | null>) {
+  useBarHeight(ref, "--top-h", always);
+}
+
+function useBarHeight(ref: RefObject<HTMLElement | null>, name: string, counts: (el: HTMLElement) => boolean) {
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === "undefined") return;
+    const root = document.documentElement;
+    const measure = () => {
+      if (counts(el)) root.style.setProperty(name, `${Math.ceil(el.getBoundingClientRect().height)}px`);
+      else root.style.removeProperty(name);
+    };
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    addEventListener("resize", measure);
+    measure();
+    return () => {
+      ro.disconnect();
+      removeEventListener("resize", measure);
+      root.style.removeProperty(name);
+    };
+  }, [ref, name, counts]);
+}
