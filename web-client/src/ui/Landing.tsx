@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { errorMessage, t } from "../i18n";
+import { errorMessage, sentences, t } from "../i18n";
 import { ApiError } from "../net/http";
 import {
   JOIN_CODE_DIGITS,
@@ -116,9 +116,7 @@ export function Landing() {
       <h1>
         {t("app.title")} <small>{t("app.gameName")}</small>
       </h1>
-      <p class="intro">
-        {t("landing.intro1")} {t("landing.intro2")}
-      </p>
+      <p class="intro">{sentences(t("landing.intro1"), t("landing.intro2"))}</p>
 
       <form class="panel" onSubmit={create} aria-labelledby="create-h">
         <h2 id="create-h">{t("landing.create")}</h2>
