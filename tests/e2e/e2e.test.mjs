@@ -1686,7 +1686,7 @@ test("a newcomer plays the tutorial against the computer in 日本語 at 1366×7
     await page.click('form button.primary[type="submit"]');
     await page.waitForSelector(".coach", { timeout: 15_000 });
     const first = (await page.textContent(".coach")).trim();
-    assert.ok(first.includes("「カードのプレイ」を押す"), `the first lesson says to play the top card: ${first}`);
+    assert.ok(first.includes("「カードをプレイする」を押す"), `the first lesson says to play the top card: ${first}`);
     // the clocks (10+10): both shown, the deciding side's running, counting down
     await page.waitForSelector(".clocks .clock.rebel.running");
     assert.equal(await page.locator(".clocks .clock").count(), 2);

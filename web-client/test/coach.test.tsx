@@ -50,7 +50,7 @@ describe("tutorial coach", () => {
     expect(coachText(tutorial())).toContain("Press “Play top card”");
     expect(coachText(tutorial())).toContain("objective (17)");
     expect(coachText(tutorial(), "zh-Hant")).toContain("按「打出一張卡牌」");
-    expect(coachText(tutorial(), "ja")).toContain("「カードのプレイ」を押す");
+    expect(coachText(tutorial(), "ja")).toContain("「カードをプレイする」を押す");
   });
 
   it("after the opponent passed: passing ends the struggle", () => {

@@ -113,7 +113,7 @@ describe("the replay page", () => {
     expect(text()).toContain("Step 1 of 2");
     act(() => root().querySelector<HTMLButtonElement>(`button[aria-label="Step back"]`)!.click());
     expect(text()).toContain("Step 0 of 2");
-    expect(root().querySelector<HTMLButtonElement>(`button[aria-label="First step"]`)!.disabled).toBe(true);
+    expect(root().querySelector<HTMLButtonElement>(`button[aria-label="Go to the first step"]`)!.disabled).toBe(true);
 
     // a spectator's eyes: no seat to offer, "everything" not agreed, no secrets on the table
     const eyes = [...root().querySelectorAll<HTMLInputElement>("input[name=replay-eyes]")].map((i) => i.value);

@@ -107,7 +107,7 @@ describe("UI", () => {
   it("table in Japanese uses the glossary terms", () => {
     setLanguage("ja");
     act(() => render(<Table store={storeWith(makeView({ legal_actions: [{ type: "pass" }] }))} />, root));
-    expect(buttons()).toContain("パス");
+    expect(buttons()).toContain("パスする"); // an instruction, as every button
     expect(root.textContent).toContain("バランス・トークン");
   });
 
@@ -316,7 +316,7 @@ describe("UI", () => {
     expect(root.textContent).toContain("You win!");
     expect(root.textContent).toContain("Deception: the loser wins instead");
     expect(root.querySelector("svg[role=img]")).not.toBeNull();
-    expect(buttons()).toContain("Rematch (sides swap)");
+    expect(buttons()).toContain("Ask for a rematch (sides swap)");
   });
 
   it("card details: focus shows the whole power, a click pins it, Escape closes", () => {
@@ -338,7 +338,9 @@ describe("UI", () => {
     act(() => void card.dispatchEvent(new FocusEvent("focus")));
     const aside = () => root.querySelector("aside.card-detail");
     expect(aside()?.textContent).toContain("Darth Vader");
-    expect(aside()?.textContent).toContain("Discard an exhausted card; a character goes to the reserve.");
+    expect(aside()?.textContent).toContain(
+      "Discard an exhausted card from either play area; a character goes to its owner's reserve instead.",
+    );
     expect(aside()?.textContent).toContain("exhausted");
     expect(aside()?.textContent).toContain("Value now: 1");
     act(() => void card.dispatchEvent(new FocusEvent("blur")));
@@ -386,7 +388,7 @@ describe("UI", () => {
     expect(aside()).toBeNull();
     // ⓘ pins the details, with a close button.
     const info = pick.parentElement!.querySelector<HTMLButtonElement>("button.info-btn")!;
-    expect(info.getAttribute("aria-label")).toMatch(/^Details of /);
+    expect(info.getAttribute("aria-label")).toMatch(/^Show details of /);
     act(() => {
       info.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true, pointerType: "touch" }));
       info.click();

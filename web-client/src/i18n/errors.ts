@@ -104,8 +104,8 @@ const TEXTS: { readonly [C in ClientErrorCode]: { readonly [L in Lang]: string }
   },
   rate_limited: {
     en: "Too many messages: slow down.",
-    "zh-Hant": "訊息太多，請放慢。",
-    ja: "メッセージが多すぎます。",
+    "zh-Hant": "訊息太多，請放慢速度。",
+    ja: "メッセージが多すぎます。少し間をおいてください。",
   },
   waiting_for_opponent: {
     en: "Wait for your opponent to join.",

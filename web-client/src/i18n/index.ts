@@ -99,6 +99,11 @@ export function logLine(e: LogEntry): string {
 /** Localized separator: ": " / "：". */
 export const colon = (): string => t("sep.colon");
 
+/** Sentences side by side: a space after an English sentence, none after 。！？ and the other full-width
+ *  punctuation 繁體中文 and 日本語 end a sentence with (it holds its own space). */
+export const sentences = (...parts: string[]): string =>
+  parts.reduce((text, part) => (text === "" || /[。！？」）：]$/.test(text) ? text + part : `${text} ${part}`), "");
+
 /** A planning modifier by the card that sets it (R-3.3). */
 function modifierName(m: Modifier): string {
   switch (m) {

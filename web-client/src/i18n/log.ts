@@ -217,7 +217,7 @@ const ja: Fmt = (e, h) => {
     case "card_exhausted":
       return `${h.side(e.by)}が${h.card(e.card.card)}（${h.side(e.card.owner)}）を疲弊させた。`;
     case "card_readied":
-      return `${h.side(e.faction)}が影響力を費やし${h.card(e.card)}を準備した。`;
+      return `${h.side(e.faction)}が影響力を費やし${h.card(e.card)}を準備中にした。`;
     case "passed":
       return `${h.side(e.faction)}がパス。`;
     case "influence_gained":
@@ -245,7 +245,7 @@ const ja: Fmt = (e, h) => {
     case "struggle_ended":
       return e.reason === "both_passed" ? "両者パス：紛争終了。" : "紛争終了（アクション上限）。";
     case "strategies_revealed":
-      return `戦略を公開。${revealedSides(e, h, "：", "（目標値を超えたため解決しない）").join("、")}。${
+      return `戦略を明かした。${revealedSides(e, h, "：", "（目標値を超えたため解決しない）").join("、")}。${
         bothDeception(e) ? `両者とも${h.strategy("deception")}を選んだため、どちらも解決しない。` : ""
       }`;
     case "direct_assault":

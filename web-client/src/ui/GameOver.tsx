@@ -1,4 +1,4 @@
-import { playerName, sideName, t } from "../i18n";
+import { colon, playerName, sentences, sideName, t } from "../i18n";
 import { otherFaction, type View } from "../net/protocol";
 import { roundOutcome, vpByRound } from "../state/derived";
 import type { GameStore } from "../state/store";
@@ -97,9 +97,7 @@ function TutorialEnd({ view }: { view: View }) {
           })}
         </p>
       )}
-      <p>
-        {t("coach.overWhy")} {t("coach.noVp")}
-      </p>
+      <p>{sentences(t("coach.overWhy"), t("coach.noVp"))}</p>
       <p>{t("coach.next")}</p>
       <p>
         <a class="button" href="/">
@@ -121,11 +119,12 @@ function VpChart({ points }: { points: { round: number; vp: [number, number] }[]
   const x = (i: number) => left + 8 + (i * (w - left - 20)) / Math.max(1, points.length - 1);
   const y = (v: number) => bottom - (v * (bottom - 10)) / maxVp;
   const line = (k: 0 | 1) => points.map((p, i) => `${i ? "L" : "M"}${x(i)},${y(p.vp[k])}`).join(" ");
-  const desc = points.map((p) => `${p.round}: ${p.vp[0]}–${p.vp[1]}`).join(", ");
+  // read out in the reader's language: "1: 0–3, 2: 3–3" / "1：0–3、2：3–3"
+  const desc = points.map((p) => `${p.round}${colon()}${p.vp[0]}–${p.vp[1]}`).join(t("sep.list"));
   const yTicks = [0, Math.round(maxVp / 2), 7, maxVp].filter((v, i, a) => a.indexOf(v) === i);
   return (
     <figure class="chart">
-      <svg viewBox={`0 0 ${w} ${h}`} role="img" aria-label={`${t("over.chart")}: ${desc}`}>
+      <svg viewBox={`0 0 ${w} ${h}`} role="img" aria-label={`${t("over.chart")}${colon()}${desc}`}>
         <line x1={left} y1={bottom} x2={w - 8} y2={bottom} class="axis" />
         <line x1={left} y1={bottom} x2={left} y2={6} class="axis" />
         <line x1={left} y1={y(7)} x2={w - 8} y2={y(7)} class="goal" />

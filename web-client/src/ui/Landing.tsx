@@ -1,5 +1,5 @@
 import { useState } from "preact/hooks";
-import { errorMessage, t } from "../i18n";
+import { errorMessage, sentences, t } from "../i18n";
 import { ApiError } from "../net/http";
 import {
   JOIN_CODE_DIGITS,
@@ -116,9 +116,7 @@ export function Landing() {
         </h1>
         <LanguagePicker />
       </div>
-      <p class="intro">
-        {t("landing.intro1")} {t("landing.intro2")}
-      </p>
+      <p class="intro">{sentences(t("landing.intro1"), t("landing.intro2"))}</p>
       {/* on a desktop, creating and entering side by side: both on the first screen */}
       <div class="landing-cols">
         <form class="panel create" onSubmit={create} aria-labelledby="create-h">

@@ -237,7 +237,8 @@ function ErrorToast({ store }: { store: GameStore }) {
       <strong>
         {t("error.title")}
         {colon()}
-      </strong>{" "}
+      </strong>
+      {/* the colon holds the space English wants after it; 繁體中文 and 日本語 want none */}
       {errorMessage(err.code, err.message)}
       <button type="button" class="link" onClick={() => store.clearError()} aria-label={t("common.close")}>
         ×
