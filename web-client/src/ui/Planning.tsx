@@ -133,12 +133,17 @@ function StrategyRow(props: { p: PlayerView; legal: Strategy[]; busy: boolean; o
                 disabled={!ok || props.busy}
                 aria-pressed={chosen === s}
                 onClick={() => setSelected(s)}
-                aria-label={`${strategyName(s)}${used ? ` (${t("strategy.used")})` : ""}: ${strategyText(s)}`}
               >
+                {/* named by its visible text (the spaces part its words; flex items do not show them) */}
                 <span class="strategy-head">
                   <strong>{strategyName(s)}</strong>
-                  {used && <span class="tag">{t("strategy.used")}</span>}
-                </span>
+                  {used && (
+                    <>
+                      {" "}
+                      <span class="tag">{t("strategy.used")}</span>
+                    </>
+                  )}
+                </span>{" "}
                 <span class="small">{strategyText(s)}</span>
               </button>
             </li>
