@@ -93,7 +93,8 @@ export function Planning({ store }: { store: GameStore }) {
           })}
         </section>
       </div>
-      <aside class="board-side" aria-label={t("event.title")}>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region with nothing focusable in it must take the keyboard's focus to scroll (axe: scrollable-region-focusable) */}
+      <aside class="board-side" aria-label={t("event.title")} tabIndex={0}>
         <PendingPanel store={store} />
         <EventCard view={view} />
         {last && <RoundSummary outcome={last} />}
