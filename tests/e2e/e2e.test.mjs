@@ -3,7 +3,8 @@
 // creator (desktop) uses the keyboard only (Tab / Shift+Tab, Enter, Space, arrow keys); the Imperial
 // guest is a 375 px phone (touch emulation) and taps. Every render of every page is audited:
 // accessible names, ready/exhausted shown by text (not colour alone), no horizontal overflow, no
-// clipped or overlapping text (layout.mjs); the desktop player's decisions fit 1280×800 and 1366×768.
+// clipped or overlapping text (layout.mjs); the desktop player's decisions fit 1280×800 and 1366×768;
+// axe-core checks every screen in the three languages at 1280×800 and 375×812.
 // Run with `node --test e2e.test.mjs` (see README.md); run.sh starts the server.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -13,6 +14,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createServer } from "node:net";
+import { createRequire } from "node:module";
 import { chromium } from "playwright-core";
 import { detailNearCard, decisionInView, gameOverFits, landingFits, nameBreaks, powerPreview, reachableAboveBar, repeatedSecretMarks, replayControlsFit } from "./fits.mjs";
 import { foldProblems, textAudit } from "./layout.mjs";
@@ -326,12 +328,13 @@ function spectatorSpy(nameForms) {
  *  - accessible names: every visible button, input, select, textarea, a[href], summary and element
  *    with role img / button / radio / checkbox / link has a non-empty accessible name;
  *  - ready / exhausted not by colour alone: every card in play carries a visible text state label
- *    ("exhausted" / "ready" in the page's language) and its aria-label names that state;
+ *    ("exhausted" / "ready" in the page's language) and its accessible name names that state;
  *  - no horizontal overflow: document scrollWidth <= the viewport width + 1 (the offending element
  *    is the widest element whose right edge is past the viewport and not clipped by a scroller).
  *  Problems are recorded once each (with a count and the page state where first seen). */
 function auditor(opts) {
-  const st = { checks: 0, problems: [], index: {}, states: {}, exhaustedCards: 0, readyCards: 0, maxScrollWidth: 0 };
+  // width: the phone's 375 px (the axe pass sets it while it shows the page wider for a moment)
+  const st = { checks: 0, problems: [], index: {}, states: {}, exhaustedCards: 0, readyCards: 0, maxScrollWidth: 0, width: opts.width ?? null };
   window.__audit = st;
   // which element had focus last (for the keyboard walk's direction when focus fell to <body>)
   document.addEventListener("focusin", (e) => (window.__e2eLastFocus = e.target), true);
@@ -458,8 +461,9 @@ function auditor(opts) {
           if (overlap > 2 && Math.min(c.right, l.right) > Math.max(c.left, l.left)) add("state", "covered|" + ex + name, `${name}: the card covers its state label "${text}" by ${Math.round(overlap)} px: ${describe(label)}`);
         }
       }
-      const aria = card.getAttribute("aria-label") ?? "";
-      if (!aria.includes(stateWord)) add("state", "aria|" + ex + name, `${name}: the card's aria-label "${aria}" does not contain "${stateWord}"`);
+      // (a focusable face is named by its content: its visible name, then the rest for screen readers)
+      const aria = accName(card);
+      if (!aria.includes(stateWord)) add("state", "aria|" + ex + name, `${name}: the card's accessible name "${aria}" does not contain "${stateWord}"`);
     }
     for (const card of document.querySelectorAll(".card.exhausted")) {
       if (card.closest('.card-slot[data-exhausted="true"]') !== card.parentElement) add("state", "orphan|" + describe(card), `.card.exhausted outside .card-slot[data-exhausted=true]: ${describe(card)}`);
@@ -469,7 +473,7 @@ function auditor(opts) {
   const checkOverflow = () => {
     // A phone page that overflows makes chromium widen the layout viewport (innerWidth grows to the
     // content), so compare with the configured width and clientWidth too.
-    const vw = Math.min(window.innerWidth, document.documentElement.clientWidth, opts.width ?? Infinity);
+    const vw = Math.min(window.innerWidth, document.documentElement.clientWidth, st.width ?? Infinity);
     const sw = document.documentElement.scrollWidth;
     st.maxScrollWidth = Math.max(st.maxScrollWidth, sw);
     if (sw <= vw + 1) return;
@@ -579,6 +583,90 @@ async function axAudit(page, moment) {
     } catch {}
     if (!AX_PROBLEMS.some((p) => p.endsWith(what))) AX_PROBLEMS.push(`[${moment}] ${what}`);
   }
+}
+
+// ---------------------------------------------------------------- axe-core (Deque's accessibility engine)
+/** axe-core's own build (tests/e2e/node_modules, an exact version in package.json): injected into a
+ *  page the first time it is checked, then `axe.run` at each screen the test visits (every language,
+ *  1280×800 and 375×812). A violation of impact serious or critical fails the test, and so does
+ *  page-has-heading-one whatever its impact; every check is a row of the table printed at the end. */
+const AXE_PATH = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+const AXE_SOURCE = readFileSync(AXE_PATH, "utf8");
+const AXE_VERSION = JSON.parse(readFileSync(join(dirname(AXE_PATH), "package.json"), "utf8")).version;
+const AXE_DESKTOP = { width: 1280, height: 800 };
+const AXE_PHONE = { width: 375, height: 812 };
+const AXE_LANGS = ["en", "zh-Hant", "ja"];
+/** every check: { screen, lang, size, fails: [{ id, impact, nodes, targets }], minor: [...] } */
+const AXE_ROWS = [];
+let axeMs = 0;
+const axeFails = (v) => v.impact === "serious" || v.impact === "critical" || v.id === "page-has-heading-one";
+
+/** Runs axe on `page` as it is now, at each of `sizes` (the viewport goes back afterwards), and
+ *  records a row per size under `screen` in the page's language. */
+async function axeCheck(page, screen, sizes) {
+  const t = Date.now();
+  if (!(await page.evaluate(() => typeof window.axe?.run === "function"))) await page.addScriptTag({ content: AXE_SOURCE });
+  const size0 = page.viewportSize();
+  // a phone page's overflow audit compares with its 375 px: while it is shown wider, with that width
+  const width0 = await page.evaluate(() => window.__audit?.width ?? null);
+  try {
+    for (const size of sizes) {
+      if (size.width !== page.viewportSize().width || size.height !== page.viewportSize().height) {
+        if (width0 !== null && size.width > width0) await page.evaluate((w) => (window.__audit.width = w), size.width);
+        await page.setViewportSize(size);
+        if (width0 !== null && size.width <= width0) await page.evaluate((w) => (window.__audit.width = w), width0);
+      }
+      // once the page's transitions and movements are over (a card fading in has no contrast yet)
+      await page.evaluate(() =>
+        Promise.race([Promise.all(document.getAnimations().map((a) => a.finished.catch(() => {}))), new Promise((r) => setTimeout(r, 600))]),
+      );
+      const res = await page.evaluate(async () => {
+        const t = performance.now();
+        const r = await window.axe.run(document, { resultTypes: ["violations"] });
+        return {
+          ms: Math.round(performance.now() - t),
+          lang: document.documentElement.lang,
+          violations: r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, targets: v.nodes.slice(0, 3).map((n) => n.target.join(" ")), help: v.help })),
+        };
+      });
+      const row = { screen, lang: res.lang, size: `${size.width}×${size.height}`, ms: res.ms, fails: res.violations.filter(axeFails), minor: res.violations.filter((v) => !axeFails(v)) };
+      AXE_ROWS.push(row);
+      if (row.fails.length) log(`axe ${screen} ${row.lang} ${row.size}: ${row.fails.map((v) => `${v.id} (${v.impact}, ${v.nodes}×: ${v.targets[0]})`).join("; ")}`);
+    }
+  } finally {
+    if (size0 && (size0.width !== page.viewportSize().width || size0.height !== page.viewportSize().height)) await page.setViewportSize(size0);
+    if (width0 !== null) await page.evaluate((w) => (window.__audit.width = w), width0);
+    axeMs += Date.now() - t;
+  }
+}
+
+/** axeCheck in each of the three languages (the header's language <select>), then the page's own again. */
+async function axeEverywhere(page, screen, sizes) {
+  const sel = ".lang select";
+  const lang0 = await page.$eval(sel, (s) => s.value);
+  for (const l of AXE_LANGS) {
+    await page.selectOption(sel, l);
+    await page.waitForFunction((l) => document.documentElement.lang === l, l);
+    await axeCheck(page, screen, sizes);
+  }
+  await page.selectOption(sel, lang0);
+  await page.waitForFunction((l) => document.documentElement.lang === l, lang0);
+}
+
+/** The table of every axe check: screen × language × size → ok, or the violations that fail. */
+function axeTable() {
+  const lines = [`axe-core ${AXE_VERSION}: ${AXE_ROWS.length} checks in ${(axeMs / 1000).toFixed(1)} s (fails on impact serious / critical and on page-has-heading-one)`];
+  const w = { screen: Math.max(6, ...AXE_ROWS.map((r) => r.screen.length)), lang: 7, size: 8 };
+  lines.push(`  ${"screen".padEnd(w.screen)}  ${"lang".padEnd(w.lang)}  ${"size".padEnd(w.size)}  ${"ms".padStart(5)}  result`);
+  // grouped by screen, in the order the screens came
+  const screens = [...new Set(AXE_ROWS.map((r) => r.screen))];
+  const rows = AXE_ROWS.map((r, i) => ({ r, i })).sort((a, b) => screens.indexOf(a.r.screen) - screens.indexOf(b.r.screen) || a.i - b.i);
+  for (const { r } of rows) {
+    const minor = r.minor.length ? ` (also ${r.minor.map((v) => `${v.id}: ${v.impact}`).join(", ")})` : "";
+    const result = r.fails.length ? r.fails.map((v) => `${v.id} [${v.impact}] ×${v.nodes}: ${v.targets.join(" | ")}`).join("; ") : "ok";
+    lines.push(`  ${r.screen.padEnd(w.screen)}  ${r.lang.padEnd(w.lang)}  ${r.size.padEnd(w.size)}  ${String(r.ms).padStart(5)}  ${result}${minor}`);
+  }
+  return lines.join("\n");
 }
 
 // ---------------------------------------------------------------- UI helpers
@@ -840,6 +928,7 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     await A.page.waitForFunction(() => document.querySelector(".room")?.classList.contains("rebel"));
     log(`room ${code} created by keyboard (${A.kb.presses} key presses); invite ${invite}`);
     await shot(A.page, "01-lobby");
+    await axeEverywhere(A.page, "lobby", [AXE_DESKTOP, AXE_PHONE]);
 
     // ---- spectator first (it sees the lobby, then everything), then the guest joins
     await S.page.goto(watch);
@@ -1035,7 +1124,7 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
         if (!ok) continue; // not a legal set: choose again
         const chosenNames = chosen.map((i) => fromLocal(names[i]));
         assert.ok(chosenNames.every(Boolean), `${P.name}: chosen names recognised: ${chosen.map((i) => names[i])}`);
-        await moment("chars-" + P.name, () => shotEverywhere(P, `02-characters-${tag(P)}`));
+        await moment("chars-" + P.name, () => shotEverywhere(P, `02-characters-${tag(P)}`, "characters"));
         await moment("chars-spectator", () => shot(S.page, "02-characters-spectator"));
         const r = await useOne(P, ".chars .actionbar button.primary", () => 0);
         if (!r?.result.ok) return; // refused (e.g. stale: the other side chose first) or not sent: decide again
@@ -1049,7 +1138,7 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     /** A phase seen by a player: its screenshot in the three languages (and, on the desktop, at both
      *  sizes, the viewport only: what fits without scrolling), each audited (text clipped or drawn
      *  over text, the desktop's controls on screen); then the page's language and size go back. */
-    async function shotEverywhere(P, name) {
+    async function shotEverywhere(P, name, axeScreen = null, axeSizes = [P === A ? AXE_DESKTOP : AXE_PHONE]) {
       const lang0 = await P.page.$eval("header.topbar select", (s) => s.value);
       const size0 = P.page.viewportSize();
       const sizes = P === A ? DESKTOP_SIZES : [null];
@@ -1066,6 +1155,7 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
           const dims = size ? `-${size.width}x${size.height}` : "-phone";
           await shot(P.page, `${name}-${l}${dims}`, { fullPage: !size });
         }
+        if (axeScreen) await axeCheck(P.page, axeScreen, axeSizes);
       }
       await P.page.setViewportSize(size0);
       await P.page.selectOption("header.topbar select", lang0);
@@ -1157,6 +1247,7 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
       await again.goto(link);
       await again.waitForFunction(() => /used already/.test(document.querySelector("[role=alert]")?.textContent ?? ""));
       assert.equal(await again.evaluate(() => Object.keys(localStorage).some((k) => k.startsWith("evr.token.")) ), false, "a used link seats nobody");
+      await axeCheck(again, "take (link used)", [AXE_DESKTOP]);
       await again.close();
       moved = { old, seqAtMove: P.seq, actionsAtMove: P.actions };
       log(`${P.name}: the seat moved to another phone by its one-time link (seq ${P.seq}); the link then failed`);
@@ -1169,6 +1260,7 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
         await S.page.selectOption("header.topbar select", l);
         await S.page.waitForFunction((l) => document.documentElement.lang === l, l);
         await shot(S.page, `06-struggle-spectator-${l}`);
+        await axeCheck(S.page, "spectator (struggle)", [AXE_DESKTOP, AXE_PHONE]);
       }
       await S.page.selectOption("header.topbar select", "en");
       await S.page.waitForFunction(() => document.documentElement.lang === "en");
@@ -1216,6 +1308,9 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     // Before each decision of the desktop player: its controls are on screen at the top of the page
     // and nothing covers them (the bar, a panel). Sizes alternate by round (DESKTOP_SIZES).
     let planningRounds = 0;
+    // a pending choice may come to one player only: the first page that gets one is checked by axe
+    // at both sizes, the other (if one comes) at its own
+    let pendingAxed = 0;
     const foldSizes = new Set();
     /** the players' column's width by screen size at a struggle turn (a choice must not change it) */
     const boardWidths = new Map();
@@ -1281,7 +1376,7 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
           continue;
         }
         // the round's result (dominance), first time it shows on this page
-        if (await P.page.$(".dominance")) await moment("dominance-" + P.name, () => shotEverywhere(P, `08-dominance-${tag(P)}`));
+        if (await P.page.$(".dominance")) await moment("dominance-" + P.name, () => shotEverywhere(P, `08-dominance-${tag(P)}`, "dominance"));
         // mid-game moments
         // reload at the rebel's first struggle turn of round 2: the log holds round 1 (the log of
         // the current round alone would not show a lost log)
@@ -1299,7 +1394,7 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
           await switchLanguage(P);
         }
         if (kind === "strategy") {
-          await moment("planning-" + P.name, () => shotEverywhere(P, `03-planning-${tag(P)}`));
+          await moment("planning-" + P.name, () => shotEverywhere(P, `03-planning-${tag(P)}`, "planning"));
           // Confirm before commit: selecting a strategy sends nothing; only its Confirm does.
           const sentBefore = P.sent;
           const picked = await useOne(P, "button.strategy", rng, { sends: false });
@@ -1310,7 +1405,7 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
           continue;
         }
         if (kind === "dialog") {
-          await moment("pending-" + P.name, () => shotEverywhere(P, `07-pending-choice-${tag(P)}`));
+          await moment("pending-" + P.name, () => shotEverywhere(P, `07-pending-choice-${tag(P)}`, "pending choice", pendingAxed++ ? undefined : [AXE_DESKTOP, AXE_PHONE]));
           const checked = await P.page.$$eval('[role="dialog"] input[type="radio"]', (rs) => rs.some((r) => r.checked));
           if (!checked) {
             const m = await useOne(P, '[role="dialog"] input[type="radio"]', rng, { sends: false });
@@ -1331,7 +1426,7 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
           // the struggle screenshots once cards are in play (the spectator's in the three languages)
           if ((await P.page.$$(".playarea .card-slot")).length >= 2) {
             await moment("struggle-" + P.name, async () => {
-              await shotEverywhere(P, `06-struggle-${tag(P)}`);
+              await shotEverywhere(P, `06-struggle-${tag(P)}`, "struggle");
               if (P === A) await spectatorLanguages();
             });
           }
@@ -1448,6 +1543,8 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
       R.page.waitForResponse((r) => r.url().includes("/games/1/steps") && r.url().includes(`eyes=${eyes}`) && r.ok()).then((r) => r.json());
     const RS = await openReplay(ctxS, "spectator-replay");
     await RS.page.goto(`/r/${code}/games`);
+    await RS.page.waitForSelector(".archive-table a.watch-replay");
+    await axeEverywhere(RS.page, "archive", [AXE_DESKTOP, AXE_PHONE]);
     const spectatorSteps = stepsOf(RS, "spectator");
     await RS.page.click(".archive-table a.watch-replay");
     await RS.page.waitForURL(new RegExp(`/r/${code}/games/1$`));
@@ -1484,6 +1581,7 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     await RS.page.keyboard.press("End");
     await RS.page.waitForFunction((n) => document.querySelector(".replay-slider")?.value === String(n), lastStep);
     await shot(RS.page, "11-replay-spectator");
+    await axeEverywhere(RS.page, "replay", [AXE_DESKTOP, AXE_PHONE]);
     log(`replay as a spectator: ${seen.steps.length} steps stepped by keyboard, no hidden character in the DOM (${neverPublic.length} chosen characters never became public)`);
 
     // the replay: no file until both players agree to reveal it (the keyboard player by Tab + Enter,
@@ -1553,6 +1651,8 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     await shot(RB.page, "14-replay-seat-zh-Hant-phone");
     await RB.page.selectOption("header.topbar select", "ja");
     log(`replay revealed: everything (${all.steps.length} steps) shows all ${A.chosen.length + B.chosen.length} chosen characters and both decks' order; the imperial's phone shows its own seat in 日本語 and 繁體中文`);
+    await axeEverywhere(A.page, "game over", [AXE_DESKTOP]);
+    await axeEverywhere(B.page, "game over", [AXE_PHONE]);
     await shot(A.page, "09-game-over-rebel");
     await shot(B.page, "09-game-over-imperial-ja-phone");
     await shot(S.page, "09-game-over-spectator");
@@ -1577,6 +1677,25 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     await shot(B.page, "12-rules-phone", { fullPage: false });
     await B.page.tap("details#reference > summary");
     await B.page.waitForFunction(() => document.querySelector("details#reference")?.open === false);
+
+    // ---- axe on the pages of their own: the landing page (the rebel's browser lists its room), an
+    // invite link's name form (in the spectator's browser: it holds no seat), the client's page for an
+    // address it does not know
+    {
+      const mine = await ctxA.newPage();
+      await mine.goto("/");
+      await mine.waitForSelector(".landing form.panel");
+      await axeEverywhere(mine, "landing", [AXE_DESKTOP, AXE_PHONE]);
+      await mine.close();
+      const other = await ctxS.newPage();
+      await other.goto(`/r/${code}/join#0123456789abcdef0123456789abcdef`);
+      await other.waitForSelector("main h1");
+      await axeCheck(other, "join", [AXE_DESKTOP, AXE_PHONE]);
+      await other.goto(`/r/${code}/no-such-page`); // the client's own 404 (the server serves it the app)
+      await other.waitForSelector("main h1");
+      await axeCheck(other, "404", [AXE_DESKTOP, AXE_PHONE]);
+      await other.close();
+    }
 
     // spectator oracle
     await S.page.evaluate(() => window.__evr.check("final"));
@@ -1615,6 +1734,18 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     for (const k of ["unnamed", "state", "overflow", "auditor", "clipped", "overlap", "fold"]) if (report(k).length) log(`AUDIT ${k}:\n  ${report(k).join("\n  ")}`);
     log(`chromium's accessibility tree at the ${"screenshots"}: ${axChecked} controls and images checked, ${AX_PROBLEMS.length} without a name`);
     if (AX_PROBLEMS.length) log(`AUDIT accessibility tree:\n  ${AX_PROBLEMS.join("\n  ")}`);
+    log(axeTable());
+    const axeFound = AXE_ROWS.filter((r) => r.fails.length).map((r) => `${r.screen} ${r.lang} ${r.size}: ${r.fails.map((v) => `${v.id} [${v.impact}] ${v.targets[0]}`).join("; ")}`);
+    const axeSeen = new Set(AXE_ROWS.map((r) => `${r.screen} ${r.lang} ${r.size}`));
+    const axeMissing = [];
+    // (a game without any pending choice is possible, if rare: the shuffles are the server's)
+    const pendingSeen = moments.has("pending-" + A.name) || moments.has("pending-" + B.name);
+    if (!pendingSeen) log("axe: no pending choice came up in this game, so none was checked");
+    for (const screen of ["landing", "lobby", "characters", "planning", "struggle", ...(pendingSeen ? ["pending choice"] : []), "dominance", "game over", "replay", "archive", "spectator (struggle)"]) {
+      for (const l of AXE_LANGS) for (const z of [AXE_DESKTOP, AXE_PHONE]) if (!axeSeen.has(`${screen} ${l} ${z.width}×${z.height}`)) axeMissing.push(`${screen} ${l} ${z.width}×${z.height}`);
+    }
+    assert.deepEqual(axeFound, [], "axe-core finds no serious or critical violation, and every page has its h1, on every screen");
+    assert.deepEqual(axeMissing, [], "axe-core checked every screen in every language at both sizes");
     assert.deepEqual(report("auditor"), [], "the page auditor ran without errors");
     assert.deepEqual(report("unnamed"), [], "every visible button, input, select, link, summary and image has an accessible name");
     assert.deepEqual(AX_PROBLEMS, [], "chromium computes a non-empty name for every control and image in its accessibility tree");

@@ -79,7 +79,13 @@ describe("UI", () => {
     act(() => render(<Table store={storeWith(v)} />, root));
     expect(buttons()).toEqual(expect.arrayContaining(["Play top card", "Pass", "Use power"]));
     expect(buttons()).not.toContain("Spend influence (ready it)");
-    const labels = [...root.querySelectorAll(".card")].map((c) => c.getAttribute("aria-label"));
+    // a card face is named by its content: what is not aria-hidden (its name, then the rest for screen readers)
+    const spoken = (el: Element) =>
+      [...el.children]
+        .filter((c) => c.getAttribute("aria-hidden") !== "true")
+        .map((c) => c.textContent)
+        .join("");
+    const labels = [...root.querySelectorAll(".card")].map((c) => (c.hasAttribute("aria-label") ? null : spoken(c)));
     expect(labels).toContain("Han Solo, Rebel, Character, ready, value 6");
     expect(labels).toContain("Military 3, Rebel, exhausted, value 3");
     expect(root.querySelector(".card.exhausted")).not.toBeNull();

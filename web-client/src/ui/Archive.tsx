@@ -41,7 +41,7 @@ export function ArchivePage({ code }: { code: string }) {
   return (
     <div class="room spectator">
       <header class="topbar">
-        <span class="code">{t("header.room", { code: displayCode(code) })}</span>
+        <h1 class="code">{t("header.room", { code: displayCode(code) })}</h1>
         <LanguagePicker />
       </header>
       <main class="page">

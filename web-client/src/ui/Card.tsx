@@ -70,8 +70,8 @@ export function CardFace(props: {
   const isChar = info.kind === "character";
   const state = props.ready === undefined ? "" : props.ready ? t("card.ready") : t("card.exhausted");
   const value = props.value ?? info.ready;
-  const label = [
-    cardName(props.name),
+  // what the eye gets from the colours, the rotation and the corners, said after the name
+  const more = [
     sideName(props.owner),
     isChar ? t("card.character") : null,
     state || null,
@@ -80,6 +80,7 @@ export function CardFace(props: {
   ]
     .filter(Boolean)
     .join(t("sep.list"));
+  const label = `${cardName(props.name)}${t("sep.list")}${more}`;
   const cls = [
     "card",
     props.owner,
@@ -93,15 +94,24 @@ export function CardFace(props: {
   const shown = { name: props.name, owner: props.owner };
   const cur = inspected.value;
   const open = cur?.pinned === true && cur.name === props.name && cur.owner === props.owner;
+  // A focusable face is named by its content (its visible name, then the rest for screen readers
+  // only): an aria-label would have to hold every visible word, the corners and power included
+  // (axe's label-content-name-mismatch). Inside the character picker the face is an image.
   const face = (
     <>
       <span class="top" aria-hidden="true">
         <span class="v">{value}</span>
         <span class="glyph">{isChar ? monogram(props.name) : GLYPH[info.kind]}</span>
       </span>
-      <span class="name" aria-hidden="true" style={{ "--name-em": longestWordEm(cardName(props.name)).toFixed(2) }}>
+      <span class="name" style={{ "--name-em": longestWordEm(cardName(props.name)).toFixed(2) }}>
         <NameText name={cardName(props.name)} />
       </span>
+      {inspectable && (
+        <span class="sr-only">
+          {t("sep.list")}
+          {more}
+        </span>
+      )}
       {!props.compact && (
         <span class="power" aria-hidden="true">
           {powerText(info.power)}
@@ -120,7 +130,6 @@ export function CardFace(props: {
           class={cls}
           role="button"
           tabIndex={0}
-          aria-label={label}
           aria-expanded={open}
           {...inspectHandlers(shown, true)}
           onKeyDown={(e) => {

@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { type Character, cardsIn, IMPERIAL_CHARACTERS, REBEL_CHARACTERS } from "../data/cards";
-import { cardName, colon, powerText, sideName, t } from "../i18n";
+import { colon, powerText, sideName, t } from "../i18n";
 import { otherFaction } from "../net/protocol";
 import { characterPool, matchCharacterChoice, playerOf } from "../state/derived";
 import type { GameStore } from "../state/store";
@@ -81,11 +81,15 @@ export function CharacterChoice({ store }: { store: GameStore }) {
                     class={`pick${on ? " on" : ""}`}
                     aria-pressed={on}
                     onClick={() => toggle(c)}
-                    aria-label={`${cardName(c)}: ${powerText(c)}`}
                     disabled={!on && picked.length >= 4}
                     {...inspectHandlers({ name: c, owner: me }, false)}
                   >
+                    {/* named by its content: the face (an image named "<name>, <side>, …") and its power */}
                     <CardFace name={c} owner={me} selected={on} inspectable={false} />
+                    <span class="sr-only">
+                      {colon()}
+                      {powerText(c)}
+                    </span>
                   </button>
                   <InfoButton card={{ name: c, owner: me }} />
                 </li>

@@ -106,7 +106,8 @@ export function ChatPanel({ store }: { store: GameStore }) {
       {messages.length === 0 ? (
         <p class="muted small">{t("chat.empty")}</p>
       ) : (
-        <ol class="chat-list" ref={list} aria-live="polite">
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region with nothing focusable in it must take the keyboard's focus to scroll (axe: scrollable-region-focusable)
+        <ol class="chat-list" ref={list} aria-live="polite" tabIndex={0} aria-labelledby="chat-h">
           {messages.map((m) => (
             <li key={m.id} class={`chat-msg ${m.channel}${"seat" in m.from ? ` ${m.from.seat}` : ""}`}>
               <span class="chat-from">

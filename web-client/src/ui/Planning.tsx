@@ -107,7 +107,8 @@ export function Planning({ store }: { store: GameStore }) {
           })}
         </section>
       </div>
-      <aside class="board-side" aria-label={t("event.title")}>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region with nothing focusable in it must take the keyboard's focus to scroll (axe: scrollable-region-focusable) */}
+      <aside class="board-side" aria-label={t("event.title")} tabIndex={0}>
         <PendingPanel store={store} />
         <EventCard view={view} />
         {last && <RoundSummary outcome={last} />}
@@ -147,12 +148,17 @@ function StrategyRow(props: { p: PlayerView; legal: Strategy[]; busy: boolean; o
                 disabled={!ok || props.busy}
                 aria-pressed={chosen === s}
                 onClick={() => setSelected(s)}
-                aria-label={`${strategyName(s)}${used ? ` (${t("strategy.used")})` : ""}: ${strategyText(s)}`}
               >
+                {/* named by its visible text (the spaces part its words; flex items do not show them) */}
                 <span class="strategy-head">
                   <strong>{strategyName(s)}</strong>
-                  {used && <span class="tag">{t("strategy.used")}</span>}
-                </span>
+                  {used && (
+                    <>
+                      {" "}
+                      <span class="tag">{t("strategy.used")}</span>
+                    </>
+                  )}
+                </span>{" "}
                 <span class="small">{strategyText(s)}</span>
               </button>
             </li>

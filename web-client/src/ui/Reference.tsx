@@ -53,8 +53,9 @@ export function Reference() {
           </div>
         ))}
       </dl>
-      <h3>{t("ref.events")}</h3>
-      <div class="table-scroll">
+      <h3 id="ref-events-h">{t("ref.events")}</h3>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region with nothing focusable in it must take the keyboard's focus to scroll (axe: scrollable-region-focusable) */}
+      <section class="table-scroll" tabIndex={0} aria-labelledby="ref-events-h">
         <table class="reveal ref-events">
           <thead>
             <tr>
@@ -86,7 +87,7 @@ export function Reference() {
             ))}
           </tbody>
         </table>
-      </div>
+      </section>
     </details>
   );
 }

@@ -106,7 +106,7 @@ export function ReplayPage({ code, game }: { code: string; game: number }) {
         <a class="code" href={archivePage(code)}>
           {t("header.room", { code: displayCode(code) })}
         </a>
-        <span>{t("replay.title", { n: game })}</span>
+        <h1>{t("replay.title", { n: game })}</h1>
         <LanguagePicker />
       </header>
       <main class="page wide">
@@ -278,7 +278,8 @@ function ReplayLog({ entries, fresh }: { entries: LogEntry[]; fresh: number }) {
       {entries.length === 0 ? (
         <p class="muted">{t("log.empty")}</p>
       ) : (
-        <ol ref={list} style={numbered(entries.length)}>
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region with nothing focusable in it must take the keyboard's focus to scroll (axe: scrollable-region-focusable)
+        <ol ref={list} style={numbered(entries.length)} tabIndex={0} aria-labelledby="replay-log-h">
           {entries.map((e, i) => (
             <li key={i} class={i >= entries.length - fresh ? "fresh" : undefined}>
               {logLine(e)}

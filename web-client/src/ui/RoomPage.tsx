@@ -89,7 +89,7 @@ function Header({ code, store }: { code: string; store: GameStore }) {
   useHeaderRoom(header);
   return (
     <header class="topbar" ref={header}>
-      <span class="code">{t("header.room", { code: displayCode(code) })}</span>
+      <h1 class="code">{t("header.room", { code: displayCode(code) })}</h1>
       <span class={`conn ${status}`} role="status">
         <span class="dot" aria-hidden="true" /> {statusText}
         {status === "waiting" && (
@@ -258,7 +258,8 @@ function LogDrawer({ store }: { store: GameStore }) {
       {log.length === 0 ? (
         <p>{t("log.empty")}</p>
       ) : (
-        <ol start={log.length - shown.length + 1} style={numbered(log.length)}>
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region with nothing focusable in it must take the keyboard's focus to scroll (axe: scrollable-region-focusable)
+        <ol start={log.length - shown.length + 1} style={numbered(log.length)} tabIndex={0} aria-label={t("log.title")}>
           {shown.map((e, i) => (
             <li key={i}>{logLine(e)}</li>
           ))}

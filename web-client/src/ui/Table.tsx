@@ -33,7 +33,8 @@ export function Table({ store }: { store: GameStore }) {
         <PlayerStrip view={view} f={bottom} store={store} />
         <ActionBar store={store} />
       </div>
-      <aside class="board-side" aria-label={t("event.title")}>
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region with nothing focusable in it must take the keyboard's focus to scroll (axe: scrollable-region-focusable) */}
+      <aside class="board-side" aria-label={t("event.title")} tabIndex={0}>
         <Coach view={view} store={store} />
         <PendingPanel store={store} />
         <EventCard view={view} />

@@ -1,5 +1,5 @@
 import type { RefObject } from "preact";
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useId, useState } from "preact/hooks";
 import { LANGS, type Lang, lang, type Names, setLanguage, sideName, t } from "../i18n";
 import type { Faction } from "../net/protocol";
 import { MAX_NAME_CHARS } from "../net/protocol";
@@ -25,7 +25,8 @@ export function LanguagePicker() {
 
 export function CopyField({ label, value }: { label: string; value: string }) {
   const [copied, setCopied] = useState(false);
-  const id = `f${label.replace(/\W/g, "")}`;
+  // (an id made of the label's ASCII letters was "f" for both fields in 繁體中文 and 日本語: the second had no label)
+  const id = useId();
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(value);
