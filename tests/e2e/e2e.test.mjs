@@ -631,6 +631,9 @@ async function axeCheck(page, screen, sizes) {
       });
       const row = { screen, lang: res.lang, size: `${size.width}×${size.height}`, ms: res.ms, fails: res.violations.filter(axeFails), minor: res.violations.filter((v) => !axeFails(v)) };
       AXE_ROWS.push(row);
+      // every screen checked, as it was checked: the artifacts hold each screen at both sizes in the
+      // three languages (the first screen; the phase screenshots show whole pages)
+      await page.screenshot({ path: join(ARTIFACTS, `axe-${screen.replace(/[^\w-]+/g, "_")}-${row.lang}-${size.width}x${size.height}.png`) });
       if (row.fails.length) log(`axe ${screen} ${row.lang} ${row.size}: ${row.fails.map((v) => `${v.id} (${v.impact}, ${v.nodes}×: ${v.targets[0]})`).join("; ")}`);
     }
   } finally {

@@ -15,18 +15,19 @@ export interface Inspected {
   anchor?: Anchor | null;
 }
 
-/** A card's box on screen, and the box of the row or grid it is in. */
+/** A card's box on screen, and where the cards of its row or grid start and end. */
 interface Anchor {
   card: DOMRect;
-  row: DOMRect;
+  row: { left: number; right: number };
 }
 
 /** The anchor of the element a pointer or focus reached (a card, or a button on it). */
 function anchorOf(el: EventTarget | null): Anchor | null {
   if (!(el instanceof Element)) return null;
   const card = el.closest(".card-slot, .pick, .card") ?? el;
-  const row = card.closest(".cards-row, .pick-grid") ?? card;
-  return { card: card.getBoundingClientRect(), row: row.getBoundingClientRect() };
+  const cards = [...(card.closest(".cards-row, .pick-grid")?.children ?? [card])].map((c) => c.getBoundingClientRect());
+  const row = { left: Math.min(...cards.map((r) => r.left)), right: Math.max(...cards.map((r) => r.right)) };
+  return { card: card.getBoundingClientRect(), row };
 }
 
 export const inspected = signal<Inspected | null>(null);
