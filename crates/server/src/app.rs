@@ -13,7 +13,7 @@ use tokio_util::task::TaskTracker;
 use crate::config::Config;
 use crate::metrics_names as m;
 use crate::room::{Registry, Room, RoomHandle};
-use crate::store::Store;
+use evr_store::Store;
 
 pub struct App {
     pub config: Arc<Config>,
@@ -25,7 +25,7 @@ pub struct App {
     pub shutdown: CancellationToken,
     /// On a shared store: whether the last check reached it (`room/ownership.rs`). A node that
     /// cannot reach the store says it is not ready, and the front door sends players elsewhere.
-    pub store_reachable: std::sync::atomic::AtomicBool,
+    pub store_reachable: Arc<std::sync::atomic::AtomicBool>,
     next_conn: AtomicU64,
     /// Room creations per client address.
     pub room_limiter: DefaultKeyedRateLimiter<IpAddr>,
@@ -44,7 +44,7 @@ impl App {
             rooms: Arc::new(Registry::default()),
             tracker: TaskTracker::new(),
             shutdown: CancellationToken::new(),
-            store_reachable: std::sync::atomic::AtomicBool::new(true),
+            store_reachable: Arc::new(std::sync::atomic::AtomicBool::new(true)),
             next_conn: AtomicU64::new(1),
             room_limiter: RateLimiter::keyed(Quota::per_minute(per_minute)),
             join_limiter: RateLimiter::keyed(Quota::per_minute(join_codes)),
@@ -96,7 +96,7 @@ impl App {
 #[derive(Debug, thiserror::Error)]
 pub enum RoomLoadError {
     #[error(transparent)]
-    Store(#[from] crate::store::StoreError),
+    Store(#[from] evr_store::StoreError),
     #[error(transparent)]
     Recovery(#[from] crate::room::RecoveryError),
     #[error("loading task: {0}")]

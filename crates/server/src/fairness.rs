@@ -6,67 +6,50 @@
 //! their 64-bit seed, with no commitment.
 
 use evr_protocol::Fairness;
-use evr_rules::GameSeed;
 use sha2::{Digest, Sha256};
 
 /// The commitment formula and hex, shared with the verifier (`evr verify`).
 pub use evr_replay::{commitment, hex};
 
-/// A game's secret randomness, as the server holds and stores it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GameSecret {
-    /// A 64-bit seed of a game created before keys (no commitment was shown for it).
-    Legacy(i64),
-    /// The game's key and the salt of its commitment.
-    Committed { key: [u8; 32], salt: [u8; 16] },
+/// A game's secret randomness, as the store keeps it.
+pub use evr_store::GameSecret;
+
+/// A fresh key and salt from the operating system.
+pub fn generate() -> Result<GameSecret, std::io::Error> {
+    Ok(GameSecret::Committed {
+        key: crate::secrets::random_bytes::<32>()?,
+        salt: crate::secrets::random_bytes::<16>()?,
+    })
 }
 
-impl GameSecret {
-    /// A fresh key and salt from the operating system.
-    pub fn generate() -> Result<GameSecret, std::io::Error> {
-        Ok(GameSecret::Committed {
-            key: crate::secrets::random_bytes::<32>()?,
-            salt: crate::secrets::random_bytes::<16>()?,
-        })
-    }
+/// A key and salt derived from a number, for tests that need the same game every time
+/// (`--test-fixed-seed`); never used otherwise.
+pub fn for_test(seed: u64) -> GameSecret {
+    let key: [u8; 32] = Sha256::new()
+        .chain_update(b"evr test key")
+        .chain_update(seed.to_le_bytes())
+        .finalize()
+        .into();
+    let salt_hash: [u8; 32] = Sha256::new()
+        .chain_update(b"evr test salt")
+        .chain_update(seed.to_le_bytes())
+        .finalize()
+        .into();
+    let mut salt = [0u8; 16];
+    salt.copy_from_slice(&salt_hash[..16]);
+    GameSecret::Committed { key, salt }
+}
 
-    /// A key and salt derived from a number, for tests that need the same game every time
-    /// (`--test-fixed-seed`); never used otherwise.
-    pub fn for_test(seed: u64) -> GameSecret {
-        let key: [u8; 32] = Sha256::new()
-            .chain_update(b"evr test key")
-            .chain_update(seed.to_le_bytes())
-            .finalize()
-            .into();
-        let salt_hash: [u8; 32] = Sha256::new()
-            .chain_update(b"evr test salt")
-            .chain_update(seed.to_le_bytes())
-            .finalize()
-            .into();
-        let mut salt = [0u8; 16];
-        salt.copy_from_slice(&salt_hash[..16]);
-        GameSecret::Committed { key, salt }
-    }
-
-    /// What the rules engine draws every shuffle and random choice from.
-    pub fn game_seed(&self) -> GameSeed {
-        match *self {
-            GameSecret::Legacy(seed) => GameSeed::Legacy(seed as u64),
-            GameSecret::Committed { key, .. } => GameSeed::Key(key),
-        }
-    }
-
-    /// What a viewer of the game is told: the commitment, and the key and salt once the game is
-    /// over. `None` for a legacy game.
-    pub fn public(&self, game_over: bool) -> Option<Fairness> {
-        match self {
-            GameSecret::Legacy(_) => None,
-            GameSecret::Committed { key, salt } => Some(Fairness {
-                commitment: hex(&commitment(key, salt)),
-                seed: game_over.then(|| hex(key)),
-                salt: game_over.then(|| hex(salt)),
-            }),
-        }
+/// What a viewer of the game is told: the commitment, and the key and salt once the game is over.
+/// `None` for a legacy game.
+pub fn public(secret: &GameSecret, game_over: bool) -> Option<Fairness> {
+    match secret {
+        GameSecret::Legacy(_) => None,
+        GameSecret::Committed { key, salt } => Some(Fairness {
+            commitment: hex(&commitment(key, salt)),
+            seed: game_over.then(|| hex(key)),
+            salt: game_over.then(|| hex(salt)),
+        }),
     }
 }
 
@@ -85,10 +68,10 @@ mod tests {
 
     #[test]
     fn key_and_salt_are_told_only_after_the_game() {
-        let secret = GameSecret::for_test(7);
-        let during = secret.public(false).expect("a committed game");
+        let secret = for_test(7);
+        let during = public(&secret, false).expect("a committed game");
         assert!(during.seed.is_none() && during.salt.is_none());
-        let after = secret.public(true).expect("a committed game");
+        let after = public(&secret, true).expect("a committed game");
         assert_eq!(after.commitment, during.commitment);
         let GameSecret::Committed { key, salt } = secret else {
             panic!("committed")
@@ -96,13 +79,13 @@ mod tests {
         assert_eq!(after.seed, Some(hex(&key)));
         assert_eq!(after.salt, Some(hex(&salt)));
         assert_eq!(hex(&commitment(&key, &salt)), during.commitment);
-        assert_eq!(GameSecret::Legacy(5).public(true), None);
+        assert_eq!(public(&GameSecret::Legacy(5), true), None);
     }
 
     #[test]
     fn generated_secrets_differ() {
-        let a = GameSecret::generate().expect("OS randomness");
-        let b = GameSecret::generate().expect("OS randomness");
+        let a = generate().expect("OS randomness");
+        let b = generate().expect("OS randomness");
         assert_ne!(a, b);
     }
 }

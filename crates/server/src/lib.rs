@@ -19,7 +19,6 @@ mod replay;
 mod room;
 mod seat_api;
 pub mod secrets;
-pub mod store;
 mod ws;
 
 use std::sync::{Arc, OnceLock};
@@ -35,7 +34,7 @@ pub use config::Config;
 
 use crate::app::App;
 use crate::room::Command;
-use crate::store::{PostgresStore, SqliteStore, Store, StoreError};
+use evr_store::{PostgresStore, SqliteStore, Store, StoreError};
 
 // A server must never carry the engine's testing accessors (they read hidden zones): building it
 // against such a build of `evr-rules` is a compile error, not a convention.
@@ -110,7 +109,13 @@ pub async fn run(listener: TcpListener, config: Config, shutdown: CancellationTo
     let app = Arc::new(App::new(config.clone(), store.clone(), prometheus()));
     if store.is_shared() {
         // other servers may claim our rooms: let go of those they take
-        tokio::spawn(room::ownership::watch(app.clone()));
+        tokio::spawn(room::ownership::watch(room::ownership::Watch {
+            store: app.store.clone(),
+            rooms: app.rooms.clone(),
+            reachable: app.store_reachable.clone(),
+            every: Duration::from_millis(app.config.ownership_check_ms),
+            shutdown: app.shutdown.clone(),
+        }));
     }
     // Stored rooms are not loaded here: each comes back into memory when someone connects to it.
     match listener.local_addr() {

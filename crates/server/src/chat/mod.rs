@@ -14,13 +14,8 @@ use evr_rules::Faction;
 
 pub use self::allowance::Allowance;
 
-/// A message as the room keeps it: with the game it was written during, which decides when the
-/// seats may read the spectators' channel.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct StoredChat {
-    pub game_no: u32,
-    pub message: ChatMessage,
-}
+/// A message as the room keeps it, with the game it was written during (the store's type).
+pub use evr_store::StoredChat;
 
 /// Who is reading.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,7 +110,7 @@ pub struct ChatLog {
 }
 
 /// How many messages the room keeps in memory (and loads back from the store).
-pub const KEPT: usize = 2 * CHAT_HISTORY;
+pub const KEPT: usize = evr_store::CHAT_KEPT;
 
 impl ChatLog {
     /// The log of a room whose stored latest messages are `stored`, oldest first.

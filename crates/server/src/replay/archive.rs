@@ -11,7 +11,7 @@ use super::{is_over, load, revealed, rules_outcome};
 use crate::app::App;
 use crate::fairness::GameSecret;
 use crate::http::ApiError;
-use crate::store::{StoredGame, StoredRoom};
+use evr_store::{StoredGame, StoredRoom};
 
 pub async fn archive(State(app): State<Arc<App>>, Path(typed): Path<String>) -> Result<Json<GameArchive>, ApiError> {
     let (room, games) = load(&app, &typed, "the archive", |store, code| {

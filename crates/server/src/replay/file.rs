@@ -15,7 +15,7 @@ use super::{is_over, json_response, load_game, not_over, revealed, rules_outcome
 use crate::app::App;
 use crate::fairness::{self, GameSecret};
 use crate::http::ApiError;
-use crate::store::StoredGame;
+use evr_store::StoredGame;
 
 pub async fn replay(
     State(app): State<Arc<App>>,

@@ -36,7 +36,7 @@ pub use self::steps::steps;
 use crate::app::App;
 use crate::http::ApiError;
 use crate::secrets;
-use crate::store::{Store, StoreError, StoredGame, StoredRoom, StoredSeat};
+use evr_store::{Store, StoreError, StoredGame, StoredRoom, StoredSeat};
 
 /// Room `typed`'s stored room (its code canonical) and what `read` takes from the store for it,
 /// read off the async threads; `room_not_found` for a room that does not exist, `storage_failed`

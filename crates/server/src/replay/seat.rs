@@ -14,7 +14,7 @@ use evr_rules::{ByFaction, Faction};
 use super::{forfeit_reason, load, names, replay_each, seat_of_token};
 use crate::app::App;
 use crate::http::ApiError;
-use crate::store::StoredSeat;
+use evr_store::StoredSeat;
 
 pub async fn seat_summary(
     State(app): State<Arc<App>>,

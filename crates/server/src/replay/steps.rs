@@ -20,7 +20,7 @@ use evr_rules::{Faction, Viewer};
 use super::{is_over, json_response, load_game, not_over, replay_each, revealed};
 use crate::app::App;
 use crate::http::ApiError;
-use crate::store::{StoredGame, StoredRoom, StoredSeat};
+use evr_store::{StoredGame, StoredRoom, StoredSeat};
 
 pub async fn steps(
     State(app): State<Arc<App>>,
@@ -107,7 +107,7 @@ fn build(
         viewer,
         your_faction,
         revealed,
-        fairness: game.secret.public(true),
+        fairness: crate::fairness::public(&game.secret, true),
         outcome,
         forfeit_winner: game.result.and_then(|r| r.forfeit_winner),
         forfeit_reason: super::forfeit_reason(&game),

@@ -8,7 +8,7 @@ use evr_protocol::{ChatBody, ChatChannel, ChatMessage, ErrorCode, ServerMsg};
 
 use super::{ConnId, Room};
 use crate::chat::{self, GameAt, Reader, Refused, StoredChat};
-use crate::store::WriteOp;
+use evr_store::WriteOp;
 
 /// Milliseconds since 1970 (UTC), for the time a message was stored.
 fn unix_millis() -> i64 {

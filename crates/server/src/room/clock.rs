@@ -10,7 +10,7 @@ use evr_rules::{ByFaction, Faction, Game};
 use super::Room;
 use super::seat::Seat;
 use crate::clock::Clock;
-use crate::store::{GameResult, StoredAction, WriteOp};
+use evr_store::{GameResult, StoredAction, WriteOp};
 
 /// Who decides next in `game`: nobody once it is over.
 pub(super) fn deciding(game: &Game) -> Vec<Faction> {

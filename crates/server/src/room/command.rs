@@ -62,7 +62,7 @@ pub enum Command {
     /// The store says the room's claim is now `claimed`: if that is newer than the room's own,
     /// another server took it and the room lets go (`ownership.rs`).
     Moved {
-        claimed: crate::store::Epoch,
+        claimed: evr_store::Epoch,
     },
     /// The computer opponent decided (`None`: it found nothing to do).
     ComputerAction {

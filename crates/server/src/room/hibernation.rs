@@ -19,7 +19,7 @@ use super::seat::{BySeat, Seat};
 use super::{Command, Registry, Room};
 use crate::config::Config;
 use crate::metrics_names as m;
-use crate::store::Store;
+use evr_store::Store;
 
 /// How a running room stopped running.
 pub(super) enum RunEnd {

@@ -14,7 +14,7 @@ use evr_protocol::{ErrorCode, JOIN_CODE_DIGITS, MAX_WRONG_JOIN_CODES};
 use super::seat::Seat;
 use super::{Invite, JoinBy, Joined, Room};
 use crate::secrets;
-use crate::store::WriteOp;
+use evr_store::WriteOp;
 
 /// A room's join code, as the room keeps it.
 #[derive(Clone, Debug)]

@@ -52,7 +52,7 @@ use crate::config::Config;
 use crate::fairness::GameSecret;
 use crate::metrics_names as m;
 use crate::secrets;
-use crate::store::{FIRST_EPOCH, Store, StoreError, WriteOp};
+use evr_store::{FIRST_EPOCH, Store, StoreError, WriteOp};
 
 struct Conn {
     /// `None`: a spectator.
@@ -133,8 +133,8 @@ fn unix_now() -> i64 {
 /// A new game's secret randomness: a key from the OS (a fixed one in tests that ask for it).
 fn game_secret(config: &Config) -> Result<GameSecret, std::io::Error> {
     match config.test_fixed_seed {
-        Some(seed) => Ok(GameSecret::for_test(seed)),
-        None => GameSecret::generate(),
+        Some(seed) => Ok(crate::fairness::for_test(seed)),
+        None => crate::fairness::generate(),
     }
 }
 

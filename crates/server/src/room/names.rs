@@ -6,7 +6,7 @@ use evr_protocol::ErrorCode;
 
 use super::seat::Seat;
 use super::{ConnId, Room};
-use crate::store::{StoredSeat, WriteOp};
+use evr_store::{StoredSeat, WriteOp};
 
 /// The store's name of a room's seat.
 pub(super) fn stored_seat(seat: Seat) -> StoredSeat {

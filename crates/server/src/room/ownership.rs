@@ -12,10 +12,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
-use super::{Command, ConnId, Room};
-use crate::app::App;
+use evr_store::{Epoch, Store, StoreError, WriteOp};
+use tokio_util::sync::CancellationToken;
+
+use super::{Command, ConnId, Registry, Room};
 use crate::metrics_names as m;
-use crate::store::{Epoch, StoreError, WriteOp};
 
 /// A room's claim, shared by its actor and its handle (for [`watch`]).
 #[derive(Debug)]
@@ -83,7 +84,7 @@ impl Room {
 
     /// Another server owns the room now: every connection is told to connect again (and so
     /// reaches the owner); the actor ends and the room leaves this server's registry.
-    pub(super) fn let_go(&mut self, registry: &super::Registry) {
+    pub(super) fn let_go(&mut self, registry: &Registry) {
         metrics::counter!(m::ROOMS_LET_GO).increment(1);
         tracing::info!(room = %self.code, "another server owns this room now: letting it go");
         self.tell_to_reconnect("this room moved to another server; reconnect in a moment");
@@ -98,27 +99,37 @@ impl Room {
 
 /// The store did not answer the check: not ready until it does (the front door stops sending
 /// players here; this node's rooms stay fenced by their claims meanwhile).
-fn unreachable(app: &App, why: &str) {
-    if app.store_reachable.swap(false, Ordering::Relaxed) {
+fn unreachable(reachable: &AtomicBool, why: &str) {
+    if reachable.swap(false, Ordering::Relaxed) {
         tracing::warn!(error = why, "cannot reach the store: not ready");
     }
 }
 
+/// What the check of the claims needs of the server: the store, the rooms in memory, where to say
+/// whether the store answered (the node's readiness), how often, and when to stop.
+pub struct Watch {
+    pub store: Arc<dyn Store>,
+    pub rooms: Arc<Registry>,
+    pub reachable: Arc<AtomicBool>,
+    pub every: Duration,
+    pub shutdown: CancellationToken,
+}
+
 /// Checks, every `--ownership-check-ms`, that the rooms in memory are still this server's; tells those
 /// another server claimed to let go. Runs only on a shared store, until shutdown.
-pub async fn watch(app: Arc<App>) {
-    let every = Duration::from_millis(app.config.ownership_check_ms.max(10));
+pub async fn watch(w: Watch) {
+    let every = w.every.max(Duration::from_millis(10));
     let mut tick = tokio::time::interval(every);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
-            _ = app.shutdown.cancelled() => return,
+            _ = w.shutdown.cancelled() => return,
             _ = tick.tick() => {}
         }
         // also with no room in memory: the check is the node's readiness (`/readyz`)
-        let rooms = app.rooms.all_with_codes();
+        let rooms = w.rooms.all_with_codes();
         let codes: Vec<String> = rooms.iter().map(|(code, _)| code.clone()).collect();
-        let store = app.store.clone();
+        let store = w.store.clone();
         let checked = tokio::time::timeout(
             every.max(Duration::from_secs(2)),
             tokio::task::spawn_blocking(move || store.epochs(&codes)),
@@ -127,19 +138,19 @@ pub async fn watch(app: Arc<App>) {
         let stored = match checked {
             Ok(Ok(Ok(stored))) => stored,
             Ok(Ok(Err(e))) => {
-                unreachable(&app, &e.to_string());
+                unreachable(&w.reachable, &e.to_string());
                 continue;
             }
             Ok(Err(e)) => {
-                unreachable(&app, &e.to_string());
+                unreachable(&w.reachable, &e.to_string());
                 continue;
             }
             Err(_) => {
-                unreachable(&app, "no answer");
+                unreachable(&w.reachable, "no answer");
                 continue;
             }
         };
-        if !app.store_reachable.swap(true, Ordering::Relaxed) {
+        if !w.reachable.swap(true, Ordering::Relaxed) {
             tracing::info!("the store can be reached again: ready");
         }
         let stored: std::collections::HashMap<String, Epoch> = stored.into_iter().collect();

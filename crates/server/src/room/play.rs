@@ -10,7 +10,7 @@ use super::game_match::Match;
 use super::seat::Seat;
 use super::{ConnId, Room, game_secret, new_game, unix_now};
 use crate::metrics_names as m;
-use crate::store::WriteOp;
+use evr_store::WriteOp;
 
 impl Room {
     pub(super) async fn action(&mut self, conn: ConnId, based_on: u32, action_id: String, action: Action) {
@@ -110,7 +110,7 @@ impl Room {
         match write.await {
             Ok(()) => {}
             // another server owns the room now: the client reconnects there (`ownership.rs`)
-            Err(crate::store::StoreError::Fenced) => {
+            Err(evr_store::StoreError::Fenced) => {
                 return Err((
                     ErrorCode::ShuttingDown,
                     "this room moved to another server; reconnect in a moment".into(),

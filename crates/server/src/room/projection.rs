@@ -37,7 +37,7 @@ impl Room {
             rematch_requested: ByFaction::from_fn(|f| self.current.rematch[self.current.seat_of(f)]),
             forfeit_winner: self.current.forfeit_winner,
             forfeit_reason: self.current.forfeit_reason,
-            fairness: self.current.secret.public(self.current.is_over()),
+            fairness: crate::fairness::public(&self.current.secret, self.current.is_over()),
             reveal_agreed: self.reveal_agreed(),
             names: ByFaction::from_fn(|f| self.names[self.current.seat_of(f)].clone()),
         }

@@ -9,7 +9,7 @@ use super::seat::{BySeat, Seat};
 use super::{Room, computer_seat, new_game};
 use crate::config::Config;
 use crate::secrets;
-use crate::store::{Store, StoredAction, StoredRoom, StoredSeat};
+use evr_store::{Store, StoredAction, StoredRoom, StoredSeat};
 
 /// Why a stored room could not be rebuilt.
 #[derive(Debug, thiserror::Error)]

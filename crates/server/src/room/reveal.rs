@@ -8,7 +8,7 @@ use evr_protocol::ErrorCode;
 use evr_rules::ByFaction;
 
 use super::{ConnId, Room};
-use crate::store::WriteOp;
+use evr_store::WriteOp;
 
 impl Room {
     /// The seat on `conn` agrees to reveal the finished current game.

@@ -11,7 +11,7 @@ use super::{Conn, ConnId, Room};
 use crate::metrics_names as m;
 use crate::outbox::Outbox;
 use crate::secrets;
-use crate::store::{GameResult, WriteOp};
+use evr_store::{GameResult, WriteOp};
 
 impl Room {
     /// What anyone with the code may know: whether the other seat is free, whether they may watch.

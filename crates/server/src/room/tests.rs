@@ -16,7 +16,7 @@ use tokio_util::task::TaskTracker;
 use super::{Command, ConnId, Connect, Join, Joined, PlayerAction, Registry, Room, RoomHandle};
 use crate::config::Config;
 use crate::outbox::{OutboxReceiver, outbox};
-use crate::store::{Store, StoreError, StoredGame, StoredRoom, WriteOp};
+use evr_store::{Store, StoreError, StoredGame, StoredRoom, WriteOp};
 
 /// An in-memory store that keeps what it committed and refuses every write while `failing`.
 #[derive(Default)]
@@ -36,7 +36,7 @@ impl SwitchableStore {
 }
 
 impl Store for SwitchableStore {
-    fn submit(&self, _epoch: crate::store::Epoch, op: WriteOp) -> oneshot::Receiver<Result<(), StoreError>> {
+    fn submit(&self, _epoch: evr_store::Epoch, op: WriteOp) -> oneshot::Receiver<Result<(), StoreError>> {
         let (tx, rx) = oneshot::channel();
         let result = if self.failing.load(Ordering::SeqCst) {
             Err(StoreError::Write("the test switched the store off".into()))
@@ -58,7 +58,7 @@ impl Store for SwitchableStore {
         Ok(None)
     }
 
-    fn epochs(&self, _codes: &[String]) -> Result<Vec<(String, crate::store::Epoch)>, StoreError> {
+    fn epochs(&self, _codes: &[String]) -> Result<Vec<(String, evr_store::Epoch)>, StoreError> {
         Ok(Vec::new())
     }
 

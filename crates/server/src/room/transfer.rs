@@ -13,7 +13,7 @@ use super::seat::Seat;
 use super::{Joined, Room, Transfer};
 use crate::metrics_names as m;
 use crate::secrets;
-use crate::store::WriteOp;
+use evr_store::WriteOp;
 
 /// A seat's transfer link that has not been used.
 #[derive(Clone, Debug)]

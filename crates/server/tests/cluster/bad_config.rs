@@ -52,7 +52,7 @@ async fn a_database_the_server_cannot_use_stops_it_at_start_with_a_clear_message
     // a schema from a newer server
     let opened = {
         let url = url.clone();
-        tokio::task::spawn_blocking(move || evr_server::store::PostgresStore::open(&url)).await??
+        tokio::task::spawn_blocking(move || evr_store::PostgresStore::open(&url)).await??
     };
     drop(opened);
     let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await?;

@@ -6,8 +6,8 @@ use std::time::Duration;
 use anyhow::{Context, Result, ensure};
 use evr_protocol::ReplayEyes;
 use evr_rules::Mode;
-use evr_server::fairness::GameSecret;
-use evr_server::store::{PostgresStore, Store};
+use evr_store::GameSecret;
+use evr_store::{PostgresStore, Store};
 use rand::{RngExt, SeedableRng};
 
 use crate::nodes::{cluster, postgres_url};

@@ -9,7 +9,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, ensure};
 use evr_protocol::ErrorCode;
 use evr_rules::Mode;
-use evr_server::store::{PostgresStore, Store};
+use evr_store::{PostgresStore, Store};
 
 use crate::nodes::{Node, postgres_url};
 use crate::support::{self, Client};

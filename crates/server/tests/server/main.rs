@@ -20,5 +20,3 @@ mod replays;
 mod resume;
 mod rooms;
 mod seats;
-mod store_contract;
-mod store_contract_seats;

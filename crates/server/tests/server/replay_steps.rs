@@ -8,8 +8,8 @@ use std::net::SocketAddr;
 use anyhow::{Context, Result, bail, ensure};
 use evr_protocol::{ClientMsg, ErrorCode, ReplayEyes, ReplaySteps, ServerMsg, replay_steps_path};
 use evr_rules::{Action, Card, CardMask, Faction, Game, GameSeed, LogEntry, Mode, PhaseName, View, Viewer};
-use evr_server::fairness::GameSecret;
-use evr_server::store::{GameResult, SqliteStore, Store, WriteOp};
+use evr_store::GameSecret;
+use evr_store::{GameResult, SqliteStore, Store, WriteOp};
 use rand::{RngExt, SeedableRng};
 
 use crate::support::{self, Client, Welcome};
@@ -343,7 +343,7 @@ async fn a_spectators_replay_is_the_same_whatever_the_hidden_choices_were() -> R
                 },
             });
             for op in ops {
-                store.submit(evr_server::store::FIRST_EPOCH, op).await??;
+                store.submit(evr_store::FIRST_EPOCH, op).await??;
             }
         }
         store.close();

@@ -9,7 +9,7 @@ use evr_protocol::{
     TRANSFER_LINK_SECS, room_path,
 };
 use evr_rules::Mode;
-use evr_server::store::{FIRST_EPOCH, SqliteStore, Store, StoredSeat, WriteOp};
+use evr_store::{FIRST_EPOCH, SqliteStore, Store, StoredSeat, WriteOp};
 use serde_json::json;
 
 use crate::support::{self, Client, seats};

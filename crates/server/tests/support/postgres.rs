@@ -2,7 +2,7 @@
 //! (`postgres://USER@HOST:PORT/DATABASE`; its user may create databases).
 
 use anyhow::{Context, Result};
-use evr_server::store::PostgresStore;
+use evr_store::PostgresStore;
 
 /// `url` with its database replaced by `database`.
 pub fn with_database(url: &str, database: &str) -> Result<String> {

@@ -7,9 +7,9 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::columns::{faction_from_text, from_json, secret_from_columns};
 use super::{
-    Epoch, GameResult, StoreError, StoredAction, StoredDevice, StoredGame, StoredRoom, StoredSeat, StoredTransfer,
+    CHAT_KEPT, Epoch, GameResult, StoreError, StoredAction, StoredChat, StoredDevice, StoredGame, StoredRoom,
+    StoredSeat, StoredTransfer,
 };
-use crate::chat::{self, StoredChat};
 
 fn read_error(e: rusqlite::Error) -> StoreError {
     StoreError::Read(e.to_string())
@@ -149,7 +149,7 @@ fn load_transfers(conn: &Connection, code: &str) -> Result<Vec<StoredTransfer>, 
     Ok(out)
 }
 
-/// The room's latest `chat::KEPT` messages, oldest first.
+/// The room's latest `CHAT_KEPT` messages, oldest first.
 fn load_chat(conn: &Connection, code: &str) -> Result<Vec<StoredChat>, StoreError> {
     let mut stmt = conn
         .prepare_cached(
@@ -158,7 +158,7 @@ fn load_chat(conn: &Connection, code: &str) -> Result<Vec<StoredChat>, StoreErro
         )
         .map_err(read_error)?;
     let rows = stmt
-        .query_map(params![code, chat::KEPT as i64], |r| {
+        .query_map(params![code, CHAT_KEPT as i64], |r| {
             Ok((
                 (r.get::<_, i64>(0)?, r.get::<_, u32>(1)?, r.get::<_, i64>(2)?),
                 (r.get::<_, String>(3)?, r.get::<_, String>(4)?, r.get::<_, String>(5)?),

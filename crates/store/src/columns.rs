@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::StoreError;
-use crate::fairness::GameSecret;
+use crate::GameSecret;
 
 /// The stored columns of a game's secret: `(seed, seed_key, seed_salt)`.
 pub(super) fn secret_columns(secret: &GameSecret) -> (i64, Option<Vec<u8>>, Option<Vec<u8>>) {

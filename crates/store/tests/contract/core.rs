@@ -11,9 +11,8 @@ use std::sync::Arc;
 use anyhow::{Result, ensure};
 use evr_protocol::{ChatAuthor, ChatBody, ChatChannel, ChatMessage, ForfeitReason, Phrase};
 use evr_rules::{Action, ByFaction, Faction, Mode};
-use evr_server::chat::{KEPT, StoredChat};
-use evr_server::fairness::GameSecret;
-use evr_server::store::{FIRST_EPOCH, GameResult, SqliteStore, Store, StoreError, StoredGame, StoredRoom, WriteOp};
+use evr_store::{CHAT_KEPT as KEPT, StoredChat};
+use evr_store::{FIRST_EPOCH, GameResult, GameSecret, SqliteStore, Store, StoreError, StoredGame, StoredRoom, WriteOp};
 
 use crate::support;
 

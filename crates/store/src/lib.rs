@@ -1,5 +1,9 @@
-//! Durable storage: rooms, seats (token hashes), games (seeds) and every accepted action, behind the
-//! [`Store`] trait so that the room never depends on one database (and tests can make it fail).
+//! # evr-store — durable storage of EvR Online
+//!
+//! Rooms, seats (token hashes, names, devices, transfer links), games (seeds) and every accepted
+//! action, behind the [`Store`] trait so that the server's rooms never depend on one database (and
+//! tests can make it fail): the embedded SQLite ([`SqliteStore`]) and PostgreSQL for several servers
+//! ([`PostgresStore`]), each with group commit, and the claims that fence a stale owner's writes.
 //!
 //! The action log plus the seed rebuild any match after a restart. Every writer waits for its
 //! commit before the room acknowledges or broadcasts anything. Values cross this boundary typed
@@ -12,6 +16,7 @@ mod postgres;
 mod postgres_reads;
 mod postgres_schema;
 mod postgres_writes;
+mod secret;
 mod sqlite;
 mod sqlite_reads;
 mod sqlite_schema;
@@ -23,8 +28,7 @@ use evr_rules::{Action, ByFaction, Faction};
 use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
 
-use crate::chat::StoredChat;
-use crate::fairness::GameSecret;
+pub use self::secret::GameSecret;
 
 pub use self::postgres::PostgresStore;
 pub use self::sqlite::SqliteStore;
@@ -75,6 +79,17 @@ pub struct GameResult {
     /// Why; results stored before clocks existed were claimed wins.
     #[serde(default)]
     pub reason: ForfeitReason,
+}
+
+/// How many of a room's latest chat messages a load brings back (the room keeps as many).
+pub const CHAT_KEPT: usize = 2 * evr_protocol::CHAT_HISTORY;
+
+/// A chat message as the room keeps and stores it: with the game it was written during, which
+/// decides when the seats may read the spectators' channel.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredChat {
+    pub game_no: u32,
+    pub message: evr_protocol::ChatMessage,
 }
 
 /// One change to persist.

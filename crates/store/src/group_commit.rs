@@ -211,8 +211,8 @@ mod tests {
         Ok(ops.iter().map(|w| w.epoch != 0).collect())
     }
 
-    fn op(code: &str) -> super::super::WriteOp {
-        super::super::WriteOp::SetGuest {
+    fn op(code: &str) -> crate::WriteOp {
+        crate::WriteOp::SetGuest {
             code: code.into(),
             guest_hash: vec![1],
             guest_name: None,

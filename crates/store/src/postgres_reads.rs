@@ -6,9 +6,9 @@ use tokio_postgres::{Client, Row};
 use super::columns::{faction_from_text, from_json, secret_from_columns};
 use super::postgres::describe;
 use super::{
-    Epoch, GameResult, StoreError, StoredAction, StoredDevice, StoredGame, StoredRoom, StoredSeat, StoredTransfer,
+    CHAT_KEPT, Epoch, GameResult, StoreError, StoredAction, StoredChat, StoredDevice, StoredGame, StoredRoom,
+    StoredSeat, StoredTransfer,
 };
-use crate::chat::{self, StoredChat};
 
 fn read_error(e: tokio_postgres::Error) -> StoreError {
     StoreError::Read(describe(&e))
@@ -149,13 +149,13 @@ async fn load_actions(c: &Client, code: &str, game_no: u32) -> Result<Vec<Stored
         .collect()
 }
 
-/// The room's latest `chat::KEPT` messages, oldest first.
+/// The room's latest `CHAT_KEPT` messages, oldest first.
 async fn load_chat(c: &Client, code: &str) -> Result<Vec<StoredChat>, StoreError> {
     let rows = c
         .query(
             "SELECT id, game_no, at, channel, author, body, author_name FROM chat WHERE room_code = $1
              ORDER BY id DESC LIMIT $2",
-            &[&code, &(chat::KEPT as i64)],
+            &[&code, &(CHAT_KEPT as i64)],
         )
         .await
         .map_err(read_error)?;

@@ -5,10 +5,10 @@
 //! and every one of these writes under an old claim is fenced and changes nothing.
 
 use anyhow::{Result, ensure};
-use evr_server::chat::StoredChat;
-use evr_server::store::{FIRST_EPOCH, StoreError, StoredDevice, StoredSeat, StoredTransfer, WriteOp};
+use evr_store::StoredChat;
+use evr_store::{FIRST_EPOCH, StoreError, StoredDevice, StoredSeat, StoredTransfer, WriteOp};
 
-use crate::store_contract::{CODE, Opened, chat_message, load, room_with_actions, stores, write};
+use crate::core::{CODE, Opened, chat_message, load, room_with_actions, stores, write};
 
 fn transfer(seat: StoredSeat, secret: u8, expires_at: i64) -> WriteOp {
     WriteOp::IssueTransfer {

@@ -5,9 +5,9 @@ use rusqlite::Connection;
 use rusqlite_migration::{M, Migrations};
 
 use super::SqliteStore;
-use crate::fairness::GameSecret;
-use crate::store::sqlite_schema::SCHEMA;
-use crate::store::{Store, StoreError, WriteOp};
+use crate::GameSecret;
+use crate::sqlite_schema::SCHEMA;
+use crate::{Store, StoreError, WriteOp};
 
 const OPTIONS: &str = r#"{"side":"rebel","mode":"full","spectators":"anyone_with_link"}"#;
 
@@ -73,7 +73,7 @@ fn a_keyed_game_keeps_its_key_and_salt() {
         salt: [4; 16],
     };
     let room = store.submit(
-        crate::store::FIRST_EPOCH,
+        crate::FIRST_EPOCH,
         WriteOp::CreateRoom {
             code: "KEYROOM234".into(),
             options: serde_json::from_str(OPTIONS).expect("options"),
@@ -85,7 +85,7 @@ fn a_keyed_game_keeps_its_key_and_salt() {
         },
     );
     let game = store.submit(
-        crate::store::FIRST_EPOCH,
+        crate::FIRST_EPOCH,
         WriteOp::StartGame {
             code: "KEYROOM234".into(),
             game_no: 1,
