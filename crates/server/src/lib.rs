@@ -15,6 +15,7 @@ mod listen;
 mod metrics_names;
 pub mod names;
 mod outbox;
+mod refusal;
 mod replay;
 mod room;
 mod seat_api;
@@ -59,7 +60,7 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 const METRICS_UPKEEP: Duration = Duration::from_secs(5);
 
 /// The process-wide metrics recorder (installed once, shared by every server in a process).
-fn prometheus() -> PrometheusHandle {
+pub(crate) fn prometheus() -> PrometheusHandle {
     static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
     HANDLE
         .get_or_init(|| {
@@ -138,7 +139,11 @@ pub async fn run(listener: TcpListener, config: Config, shutdown: CancellationTo
         .route("/healthz", get(http::healthz))
         .route("/readyz", get(http::readyz))
         .route("/metrics", get(http::metrics))
-        .fallback(get(client::serve))
+        // every refusal is `{"code", "message"}` (refusal.rs): an address or a method the API
+        // does not have too, and bodies past the protocol's limit
+        .fallback(refusal::unknown_route)
+        .method_not_allowed_fallback(refusal::method_not_allowed)
+        .layer(axum::extract::DefaultBodyLimit::max(evr_protocol::MAX_FRAME_BYTES))
         .with_state(app.clone());
 
     let options = listen::SocketOptions {

@@ -15,6 +15,7 @@ mod games;
 mod hidden_info;
 mod memory;
 mod names;
+mod refusals;
 mod replay_steps;
 mod replays;
 mod resume;
