@@ -61,8 +61,9 @@ impl Node {
             // scripted players act far faster than people
             .args(["--messages-per-second", "10000", "--rooms-per-minute", "100000"])
             .args(&self.extra)
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::null())
+            // the server logs to stdout; EVR_NODE_LOG=info (or debug) tells more when a test fails
+            .env("RUST_LOG", std::env::var("EVR_NODE_LOG").unwrap_or("warn".into()))
+            .stdout(log.try_clone()?)
             .stderr(log)
             .spawn()?;
         self.child = Some(child);
