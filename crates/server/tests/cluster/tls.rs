@@ -5,9 +5,11 @@
 //! connection) or stops `evr-server` at start with a message that names the problem and never the
 //! password.
 
+use std::net::SocketAddr;
 use std::process::Command;
+use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, ensure};
+use anyhow::{Context, Result, bail, ensure};
 use evr_rules::Mode;
 
 use crate::nodes::{Node, free_port, postgres_url};
@@ -56,17 +58,35 @@ fn by_ip(url: &str) -> Result<String> {
 }
 
 /// Starts `evr-server --store url`: it must exit with an error whose output contains each of
-/// `expected` and not `password`.
-fn refuses(url: &str, expected: &[&str], password: &str) -> Result<()> {
-    let out = Command::new(env!("CARGO_BIN_EXE_evr-server"))
-        .args(["--bind", &format!("127.0.0.1:{}", free_port()?), "--store", url])
-        .output()?;
-    let said = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    ensure!(!out.status.success(), "the server started on {url}: {said}");
+/// `expected` and not `password`. A server that starts anyway (it answers `/readyz`) is stopped
+/// and fails the test at once, rather than hanging it.
+async fn refuses(url: &str, expected: &[&str], password: &str) -> Result<()> {
+    let dir = support::temp_dir("cluster-tls-refused");
+    std::fs::create_dir_all(&dir)?;
+    let output = dir.join("output.log");
+    let addr: SocketAddr = format!("127.0.0.1:{}", free_port()?).parse()?;
+    let log = std::fs::File::create(&output)?;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_evr-server"))
+        .args(["--bind", &addr.to_string(), "--store", url])
+        .stdout(log.try_clone()?)
+        .stderr(log)
+        .spawn()?;
+    // a refusal comes once the connection fails (10 s at most for one that is not answered)
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        let ready = matches!(support::http(addr, "GET", "/readyz", None).await, Ok((200, _)));
+        if ready || Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            bail!("the server started on {url} (ready: {ready}) instead of stopping at start");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    let said = std::fs::read_to_string(&output)?;
+    ensure!(!status.success(), "the server exited successfully on {url}: {said}");
     for part in expected {
         ensure!(said.contains(part), "the message names the problem ({part:?}): {said}");
     }
@@ -170,7 +190,8 @@ async fn verify_ca_checks_the_chain_and_verify_full_also_the_host_name() -> Resu
             "check the chain only with sslmode=verify-ca",
         ],
         &password,
-    )?;
+    )
+    .await?;
     // the same name, the right CA: verify-full serves (the test above); a CA that signed nothing
     // of the server's is refused in every mode that checks, require with a file included (libpq)
     for mode in ["verify-full", "verify-ca", "require", "prefer"] {
@@ -182,14 +203,16 @@ async fn verify_ca_checks_the_chain_and_verify_full_also_the_host_name() -> Resu
                 "give its CA with sslrootcert=PATH",
             ],
             &password,
-        )?;
+        )
+        .await?;
     }
     // without sslrootcert the public CAs are trusted, and the test CA is not one
     refuses(
         &format!("{db}?sslmode=verify-full"),
         &["against the public CAs", "invalid peer certificate: UnknownIssuer"],
         &password,
-    )?;
+    )
+    .await?;
     Ok(())
 }
 
@@ -215,12 +238,14 @@ async fn require_and_prefer_encrypt_without_checking_disable_never_does() -> Res
         &format!("{plain}?sslmode=require"),
         &["server does not support TLS"],
         &password,
-    )?;
+    )
+    .await?;
     refuses(
         &format!("{plain}?sslmode=verify-full&sslrootcert={}", tls.ca),
         &["server does not support TLS"],
         &password,
-    )?;
+    )
+    .await?;
     let (_disable, encrypted) = serves_with(&plain, "sslmode=disable", "plain-disable").await?;
     ensure!(encrypted == 0, "disable on a plain server: not encrypted");
     let (_prefer, encrypted) = serves_with(&plain, "connect_timeout=5", "plain-default").await?;
@@ -238,22 +263,26 @@ async fn bad_tls_settings_stop_the_server_at_start_by_name() -> Result<()> {
         &format!("{url}?sslmode=verify-everything"),
         &["sslmode=\"verify-everything\" is not one this server knows"],
         &password,
-    )?;
+    )
+    .await?;
     refuses(
         &format!("{url}?sslmode=verify-full&sslrootcert=/nonexistent/ca.pem"),
         &["sslrootcert /nonexistent/ca.pem", "No such file"],
         &password,
-    )?;
+    )
+    .await?;
     refuses(
         &format!("{url}?sslmode=require&sslrootcert=system"),
         &["sslmode=require may not be used with sslrootcert=system"],
         &password,
-    )?;
+    )
+    .await?;
     // a scheme that is not PostgreSQL's: named, the rest (with the password) not repeated
     refuses(
         &url.replacen("postgres://", "postgresql+ssl://", 1),
         &["a postgresql+ssl:// URL is not a store"],
         &password,
-    )?;
+    )
+    .await?;
     Ok(())
 }
