@@ -22,7 +22,11 @@ pub struct Config {
     pub data_dir: PathBuf,
     /// Where rooms are stored: empty for the embedded SQLite database in `--data-dir` (one
     /// server), or `postgres://USER:PASSWORD@HOST:PORT/DATABASE` for PostgreSQL, which several
-    /// servers behind one front door can share.
+    /// servers behind one front door can share. TLS as with libpq: `?sslmode=` disable, prefer
+    /// (the default, as in libpq: TLS if the server offers it, nothing checked), require (TLS,
+    /// nothing checked), verify-ca (the certificate's chain) or verify-full (chain and host name;
+    /// use it for a database across a network), and `&sslrootcert=PATH` for the CAs to trust
+    /// (default: the public CAs built in).
     #[arg(long, env = "EVR_STORE", default_value = "")]
     pub store: String,
     /// Seconds a disconnected player has before the opponent may claim the win.

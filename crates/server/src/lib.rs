@@ -97,8 +97,13 @@ fn open_store(config: &Config) -> Result<Arc<dyn Store>, StoreError> {
         // blocks this thread while it connects and migrates (on the store's own runtime): start-up
         return Ok(Arc::new(PostgresStore::open(url)?));
     }
+    // only the scheme is repeated: the rest may hold a password
+    let what = url
+        .split_once("://")
+        .map_or_else(|| "that value".to_string(), |(scheme, _)| format!("a {scheme}:// URL"));
     Err(StoreError::Open(format!(
-        "--store {url:?}: give a postgres://USER:PASSWORD@HOST:PORT/DATABASE URL, or nothing for SQLite in --data-dir"
+        "--store: {what} is not a store: give a postgres://USER:PASSWORD@HOST:PORT/DATABASE URL (sslmode, \
+         sslrootcert as for libpq), or nothing for SQLite in --data-dir"
     )))
 }
 

@@ -15,6 +15,7 @@ mod group_commit;
 mod postgres;
 mod postgres_reads;
 mod postgres_schema;
+mod postgres_tls;
 mod postgres_writes;
 mod secret;
 mod sqlite;

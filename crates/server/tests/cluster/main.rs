@@ -2,7 +2,9 @@
 //! survive nodes killed with SIGKILL (`chaos.rs`), a node that lost a room to another can commit
 //! nothing for it (`partition.rs`), every request of a room reaches one node however its code is
 //! typed (`routing.rs`), a node cut off from the database steps aside while its games go on
-//! elsewhere (`store_cut.rs`), and bad store settings stop a server at start (`bad_config.rs`). Real processes on loopback: PostgreSQL from `EVR_TEST_POSTGRES` (scripts/test.sh starts a
+//! elsewhere (`store_cut.rs`), bad store settings stop a server at start (`bad_config.rs`), and TLS to
+//! PostgreSQL checks what libpq's `sslmode` says (`tls.rs`, on a second PostgreSQL with `ssl=on` from
+//! `EVR_TEST_POSTGRES_TLS`). Real processes on loopback: PostgreSQL from `EVR_TEST_POSTGRES` (scripts/test.sh starts a
 //! throwaway cluster), `haproxy` from the PATH, `evr-server` as built for this test.
 //!
 //! Ignored by a plain `cargo test` (they need those services); scripts/test.sh runs them with
@@ -21,3 +23,4 @@ mod partition;
 mod player;
 mod routing;
 mod store_cut;
+mod tls;
