@@ -236,7 +236,7 @@ async fn a_restore_refuses_a_directory_in_use_a_damaged_file_and_a_newer_schema(
             Err(BackupError::DataDirInUse(_)) => {}
             other => panic!("{leftover}: must be refused: {other:?}"),
         }
-        assert_eq!(files_in(&dir), [leftover.clone()], "untouched");
+        assert_eq!(files_in(&dir), [leftover.as_str()], "untouched");
     }
 
     // a damaged file: not a database at all, then a database whose pages were overwritten
