@@ -97,10 +97,23 @@ async fn a_pg_dump_taken_while_games_are_played_restores_every_game() -> Result<
     let node = ServerProcess::start(&[OsStr::new("--store"), OsStr::new(&live)], &work.join("live.log")).await?;
 
     let parked_file = work.join("parked.jsonl");
-    Loadgen::start(node.addr, PARKED, &parked_file, 7, &["--actions-per-match", "30"])?
-        .finish()
-        .await
-        .context("the parked games")?;
+    Loadgen::start(
+        node.addr,
+        PARKED,
+        &parked_file,
+        7,
+        &[
+            "--actions-per-match",
+            "30",
+            "--think-min-ms",
+            "1",
+            "--think-max-ms",
+            "5",
+        ],
+    )?
+    .finish()
+    .await
+    .context("the parked games")?;
     let games_file = work.join("games.jsonl");
     let mut loadgen = Loadgen::start(
         node.addr,

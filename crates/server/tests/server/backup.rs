@@ -35,10 +35,23 @@ async fn backups_taken_while_200_games_are_played_restore_every_game() -> Result
     let server = ServerProcess::start(&[OsStr::new("--data-dir"), live.as_os_str()], &work.join("live.log")).await?;
 
     let parked_file = work.join("parked.jsonl");
-    Loadgen::start(server.addr, PARKED, &parked_file, 7, &["--actions-per-match", "30"])?
-        .finish()
-        .await
-        .context("the parked games")?;
+    Loadgen::start(
+        server.addr,
+        PARKED,
+        &parked_file,
+        7,
+        &[
+            "--actions-per-match",
+            "30",
+            "--think-min-ms",
+            "1",
+            "--think-max-ms",
+            "5",
+        ],
+    )?
+    .finish()
+    .await
+    .context("the parked games")?;
     let games_file = work.join("games.jsonl");
     let mut loadgen = Loadgen::start(
         server.addr,
