@@ -3,6 +3,7 @@
 mod idle;
 mod matchplay;
 mod report;
+mod rooms_file;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -81,6 +82,15 @@ pub struct Args {
     /// Seed for the players' random choices.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Create every room to reveal its games at their end (`reveal_at_end`): a finished game's
+    /// replay file can then be downloaded at once.
+    #[arg(long)]
+    pub reveal_at_end: bool,
+    /// Append one JSON line per room to this file: its code and both seats' tokens once they are
+    /// taken, then whether its game ended or where the driver stopped it (`rooms_file.rs`). For
+    /// tests that take the games over; the file holds seat tokens and is created owner-only.
+    #[arg(long)]
+    pub rooms_file: Option<PathBuf>,
 }
 
 /// A game mode by its wire name (`full`, `tutorial`).
@@ -220,6 +230,16 @@ const FAILURE_BACKOFF: Duration = Duration::from_secs(1);
 /// Plays this process's share of the matches; returns what it measured.
 async fn drive(args: &Args, addr: SocketAddr) -> Figures {
     let stats = Arc::new(Stats::default());
+    let rooms_file = match &args.rooms_file {
+        Some(path) => match rooms_file::RoomsFile::open(path) {
+            Ok(f) => Some(Arc::new(f)),
+            Err(e) => {
+                stats.failed(&format!("{e:#}"));
+                return stats.figures();
+            }
+        },
+        None => None,
+    };
     let started = Instant::now();
     let stop_at = args.duration_secs.map(|d| started + Duration::from_secs(d));
     // A match live when the duration is up ends after its action in flight: give it time.
@@ -235,15 +255,18 @@ async fn drive(args: &Args, addr: SocketAddr) -> Figures {
     let setup = Arc::new(tokio::sync::Semaphore::new(64));
     let mut tasks = Vec::with_capacity(args.matches);
     for slot in 0..args.matches {
-        let (stats, setup, args) = (stats.clone(), setup.clone(), args.clone());
+        let (stats, setup, args, rooms_file) = (stats.clone(), setup.clone(), args.clone(), rooms_file.clone());
         let start_after = ramp.mul_f64(slot as f64 / args.matches.max(1) as f64);
         tasks.push(tokio::spawn(async move {
             tokio::time::sleep(start_after).await;
             for round in 0u64.. {
                 let index = slot as u64 + round * args.matches as u64;
                 let left = deadline.saturating_sub(started.elapsed());
-                let played =
-                    tokio::time::timeout(left, matchplay::play(addr, &args, index, &stats, &setup, stop_at)).await;
+                let played = tokio::time::timeout(
+                    left,
+                    matchplay::play(addr, &args, index, &stats, &setup, stop_at, rooms_file.as_deref()),
+                )
+                .await;
                 match played {
                     Ok(Ok(Played::Finished)) => stats.finished(),
                     Ok(Ok(Played::Stopped)) => break,
@@ -305,6 +328,12 @@ async fn drive_in_processes(args: &Args, addr: SocketAddr) -> Result<Figures> {
         }
         if let Some(c) = args.pin_driver {
             cmd.args(["--pin-driver", &c.to_string()]);
+        }
+        if args.reveal_at_end {
+            cmd.arg("--reveal-at-end");
+        }
+        if let Some(f) = &args.rooms_file {
+            cmd.arg("--rooms-file").arg(f);
         }
         children.push(cmd.spawn().context("starting a driver process")?);
     }

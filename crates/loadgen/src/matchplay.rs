@@ -14,6 +14,7 @@ use rand::{RngExt, SeedableRng};
 
 use crate::Args;
 use crate::report::Stats;
+use crate::rooms_file::RoomsFile;
 
 /// The few fields of a server message the players need, read straight from the frame; the rest
 /// (whole views, log entries) is skipped, not built.
@@ -99,6 +100,7 @@ pub async fn play(
     stats: &Stats,
     setup: &tokio::sync::Semaphore,
     stop_at: Option<Instant>,
+    rooms_file: Option<&RoomsFile>,
 ) -> Result<Played> {
     let permit = setup.acquire().await?;
     let options = RoomOptions {
@@ -106,7 +108,7 @@ pub async fn play(
         mode: args.mode,
         spectators: SpectatorPolicy::AnyoneWithLink,
         opponent: None,
-        reveal_at_end: false,
+        reveal_at_end: args.reveal_at_end,
         clock: None,
     };
     let dialer = Dialer { source: args.source };
@@ -124,6 +126,9 @@ pub async fn play(
         .context("join room")?;
     let code = created.code;
     stats.room(&code);
+    if let Some(f) = rooms_file {
+        f.seated(&code, &created.token, &joined.token)?;
+    }
     let (mut spectator, _) = connect(dialer, addr, &code, None).await?;
     let (ws_a, wa) = connect(dialer, addr, &code, Some(&created.token)).await?;
     let (ws_b, wb) = connect(dialer, addr, &code, Some(&joined.token)).await?;
@@ -141,10 +146,16 @@ pub async fn play(
     let mut action_no = 0u64;
     loop {
         if seats.iter().all(|s| s.view.outcome.is_some()) {
+            if let Some(f) = rooms_file {
+                f.over(&code)?;
+            }
             return Ok(Played::Finished);
         }
         if in_flight.is_none() {
             if stop_at.is_some_and(|t| Instant::now() >= t) || args.actions_per_match.is_some_and(|n| action_no >= n) {
+                if let Some(f) = rooms_file {
+                    f.stopped(&code, seats[0].seq.max(seats[1].seq))?;
+                }
                 return Ok(Played::Stopped);
             }
             let ready: Vec<usize> = (0..2).filter(|i| !seats[*i].view.legal_actions.is_empty()).collect();

@@ -4,11 +4,8 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::Parser;
-
-/// EvR Online match server.
-#[derive(Clone, Debug, Parser)]
-#[command(name = "evr-server", version, about)]
+/// How the server serves: the flags of `evr-server` without a command (`commands.rs`).
+#[derive(Clone, Debug, clap::Args)]
 pub struct Config {
     /// Address to listen on.
     #[arg(long, env = "EVR_BIND", default_value = "127.0.0.1:8080")]

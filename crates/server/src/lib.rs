@@ -8,6 +8,7 @@ mod app;
 pub mod chat;
 mod client;
 pub mod clock;
+pub mod commands;
 pub mod config;
 pub mod fairness;
 mod http;
