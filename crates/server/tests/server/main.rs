@@ -11,6 +11,7 @@ mod bad_input;
 mod chat;
 mod clocks;
 mod computer;
+mod correspondence;
 mod durability;
 mod games;
 mod hidden_info;
