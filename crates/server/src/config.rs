@@ -80,6 +80,11 @@ pub struct Config {
     #[cfg(feature = "test-days")]
     #[arg(long = "day-secs", env = "EVR_TEST_DAY_SECS", hide = true, default_value_t = 86_400)]
     pub day_secs: u64,
+    /// Tests only (feature `test-days`): a file each game timed out and each reminder handed over
+    /// is appended to, one line each (`test_events.rs`).
+    #[cfg(feature = "test-days")]
+    #[arg(long = "test-event-log", env = "EVR_TEST_EVENT_LOG", hide = true)]
+    pub test_event_log: Option<PathBuf>,
     /// A day, always, without the `test-days` feature (in-process tests may still shorten it).
     #[cfg(not(feature = "test-days"))]
     #[arg(skip = 86_400u64)]
@@ -136,6 +141,8 @@ impl Config {
             ownership_check_ms: 1000,
             deadline_sweep_ms: 3000,
             day_secs: 86_400,
+            #[cfg(feature = "test-days")]
+            test_event_log: None,
             log_json: false,
         }
     }

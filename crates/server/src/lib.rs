@@ -23,6 +23,7 @@ mod replay;
 mod room;
 mod seat_api;
 pub mod secrets;
+mod test_events;
 mod ws;
 
 use std::sync::{Arc, OnceLock};
@@ -128,6 +129,10 @@ pub async fn run_with(
     let mut app = App::new(config.clone(), store.clone(), prometheus());
     if let Some(notifier) = notifier {
         app.notifier = notifier;
+    }
+    #[cfg(feature = "test-days")]
+    if let Some(path) = &config.test_event_log {
+        test_events::open(path)?;
     }
     let app = Arc::new(app);
     // correspondence deadlines and reminders due in rooms nobody holds (`deadlines.rs`)

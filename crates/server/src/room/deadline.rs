@@ -283,6 +283,7 @@ impl Room {
         self.current.forfeit_winner = Some(winner);
         self.current.forfeit_reason = Some(ForfeitReason::Time);
         tracing::info!(room = %self.code, loser = loser.name(), "a deadline passed");
+        crate::test_events::record(|| format!("timeout {} {} {}", self.code, self.current.game_no, loser.name()));
         let room = self.room_info();
         self.broadcast(|_, _| ServerMsg::Room { room: room.clone() });
         self.broadcast_clock();
@@ -356,6 +357,10 @@ impl Room {
             d.done.insert(r.key());
         }
         tracing::info!(room = %self.code, side = r.side.name(), kind = r.kind.as_str(), "reminder recorded");
+        crate::test_events::record(|| {
+            let (game, side, kind) = (self.current.game_no, r.side.name(), r.kind.as_str());
+            format!("reminder {} {game} {side} {} {kind}", self.code, r.decision_seq)
+        });
         self.notifier.send(Reminder {
             room: self.code.clone(),
             game_no: self.current.game_no,

@@ -20,6 +20,7 @@ mod support;
 
 mod bad_config;
 mod chaos;
+mod deadlines;
 mod nodes;
 mod partition;
 mod player;

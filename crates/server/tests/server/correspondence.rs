@@ -74,8 +74,11 @@ async fn until<T>(what: &str, mut done: impl FnMut() -> Result<Option<T>>) -> Re
     }
 }
 
+/// A recorded reminder as stored: side, decision, kind.
+type Recorded = (String, i64, String);
+
 /// The game's stored result (JSON) and the reminders recorded for the room, read from the file.
-fn stored(data_dir: &Path, code: &str) -> Result<(Option<String>, Vec<(String, i64, String)>)> {
+fn stored(data_dir: &Path, code: &str) -> Result<(Option<String>, Vec<Recorded>)> {
     let db = rusqlite::Connection::open(data_dir.join("evr.sqlite3"))?;
     let result = db.query_row(
         "SELECT result FROM games WHERE room_code = ?1 AND game_no = 1",
@@ -243,7 +246,7 @@ async fn deadlines_and_reminders_hold_across_restarts_with_nobody_connected() ->
     server.stop().await?;
 
     // every reminder handed over was recorded first, and each once
-    let mut sent: Vec<(String, i64, String)> = first
+    let mut sent: Vec<Recorded> = first
         .sent()
         .into_iter()
         .chain(second.sent())
