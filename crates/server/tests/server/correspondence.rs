@@ -9,7 +9,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail, ensure};
-use evr_protocol::{ClockView, Correspondence, ForfeitReason, RoomOptions, ServerMsg, SideChoice, TimeControl};
+use evr_protocol::{
+    ClientMsg, ClockView, Correspondence, ErrorCode, ForfeitReason, RoomOptions, ServerMsg, SideChoice, TimeControl,
+};
 use evr_rules::{ByFaction, Faction, Mode};
 use evr_server::notify::{Notifier, Reminder, ReminderKind};
 use tokio_util::sync::CancellationToken;
@@ -48,6 +50,8 @@ async fn start(data_dir: &Path, notifier: Arc<Recorder>) -> Result<TestServer> {
     let mut config = evr_server::Config::for_tests(data_dir.to_path_buf());
     config.day_secs = DAY_SECS;
     config.deadline_sweep_ms = 100;
+    // an absent opponent could be claimed against at once in a live room, never here
+    config.disconnect_grace_secs = 0;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let addr = listener.local_addr()?;
     let shutdown = CancellationToken::new();
@@ -197,12 +201,16 @@ async fn deadlines_and_reminders_hold_across_restarts_with_nobody_connected() ->
         second.sent()
     );
     // the deadline is the moment it was, not pushed back by the time the server was down
-    let (rebel, _) = Client::hello(server.addr, &code, Some(&created.token), None).await?;
+    let (mut rebel, w) = Client::hello(server.addr, &code, Some(&created.token), None).await?;
     let clock = welcome_clock(&rebel)?;
     ensure!(
         clock.deadline_unix_ms == ByFaction::new(None, Some(imperial_deadline)),
         "the same deadline after a restart: {clock:?}"
     );
+    // the Imperial is away, and that is no reason to win: only its deadline is
+    ensure!(w.presence.seats.imperial.claim_in_seconds.is_none(), "{:?}", w.presence);
+    rebel.send(&ClientMsg::ClaimWin).await?;
+    ensure!(rebel.recv_error().await? == ErrorCode::CannotClaimWin);
     drop(rebel);
     server.stop().await?;
 
