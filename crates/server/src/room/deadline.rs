@@ -241,7 +241,10 @@ impl Room {
         if self.check_deadlines().await || self.ownership.is_lost() {
             return;
         }
-        let passed_over = self.send_reminders().await;
+        // a reminder whose record failed is tried again at `retry_at`, before anything else
+        let Some(passed_over) = self.send_reminders().await else {
+            return;
+        };
         if (passed_over || retry) && !self.ownership.is_lost() {
             self.store_deadlines().await;
         }
@@ -298,12 +301,13 @@ impl Room {
     }
 
     /// Records and hands over the reminders due now; returns whether some were passed over (then
-    /// the wake-up moved without a reminder's write, and the caller stores it).
-    async fn send_reminders(&mut self) -> bool {
+    /// the wake-up moved without a reminder's write, and the caller stores it), `None` if a
+    /// record failed.
+    async fn send_reminders(&mut self) -> Option<bool> {
         let now = now_ms();
-        let Some(d) = &self.deadlines else { return false };
+        let d = self.deadlines.as_ref()?;
         if self.current.is_over() {
-            return false;
+            return Some(false);
         }
         let due = d.clock.reminders_due(now, &d.done);
         let all_before = d.clock.reminders_before(now + 1);
@@ -318,7 +322,7 @@ impl Room {
                 continue;
             }
             if !self.record_and_send(r, now).await {
-                return false;
+                return None;
             }
         }
         // what came due meanwhile (a "your turn" a late "running out" superseded) is done too
@@ -327,7 +331,7 @@ impl Room {
             d.done.extend(all_before);
             passed_over |= d.done.len() > before;
         }
-        passed_over
+        Some(passed_over)
     }
 
     /// Records reminder `r` under the room's claim, then hands it to the notifier; `false` if
