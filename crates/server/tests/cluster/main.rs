@@ -2,7 +2,9 @@
 //! survive nodes killed with SIGKILL (`chaos.rs`), a node that lost a room to another can commit
 //! nothing for it (`partition.rs`), every request of a room reaches one node however its code is
 //! typed (`routing.rs`), a node cut off from the database steps aside while its games go on
-//! elsewhere (`store_cut.rs`), and bad store settings stop a server at start (`bad_config.rs`). Real processes on loopback: PostgreSQL from `EVR_TEST_POSTGRES` (scripts/test.sh starts a
+//! elsewhere (`store_cut.rs`), bad store settings stop a server at start (`bad_config.rs`), and a
+//! rolling restart under 300 human-paced matches fails none and loses nothing (`roll.rs`).
+//! Real processes on loopback: PostgreSQL from `EVR_TEST_POSTGRES` (scripts/test.sh starts a
 //! throwaway cluster), `haproxy` from the PATH, `evr-server` as built for this test.
 //!
 //! Ignored by a plain `cargo test` (they need those services); scripts/test.sh runs them with
@@ -19,5 +21,6 @@ mod chaos;
 mod nodes;
 mod partition;
 mod player;
+mod roll;
 mod routing;
 mod store_cut;

@@ -61,8 +61,10 @@ impl Node {
             // scripted players act far faster than people
             .args(["--messages-per-second", "10000", "--rooms-per-minute", "100000"])
             .args(&self.extra)
-            .env("RUST_LOG", "warn")
-            .stdout(Stdio::null())
+            // EVR_NODE_LOG=info (or debug) to see more in the nodes' logs
+            .env("RUST_LOG", std::env::var("EVR_NODE_LOG").unwrap_or_else(|_| "warn".into()))
+            // (the server logs on stdout; stderr has what a panic would say)
+            .stdout(log.try_clone()?)
             .stderr(log)
             .spawn()?;
         self.child = Some(child);
@@ -80,6 +82,26 @@ impl Node {
 
     pub fn is_running(&self) -> bool {
         self.child.is_some()
+    }
+
+    /// SIGTERM, as an operator stops a node: it drains, tells its clients and exits. Waits (at most
+    /// `within`) until it has exited; its exit status.
+    pub async fn terminate(&mut self, within: Duration) -> Result<std::process::ExitStatus> {
+        let mut child = self.child.take().context("the node is not running")?;
+        let sent = Command::new("kill").args(["-TERM", &child.id().to_string()]).status()?;
+        anyhow::ensure!(sent.success(), "kill -TERM {}", child.id());
+        let deadline = std::time::Instant::now() + within;
+        loop {
+            if let Some(status) = child.try_wait()? {
+                return Ok(status);
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = child.kill();
+                let _ = child.wait();
+                bail!("{} did not exit within {within:?} of SIGTERM", self.addr);
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
     }
 }
 
@@ -125,6 +147,7 @@ pub const PLAYERS: &str = "evr_connections{role=\"player\"}";
 pub struct Front {
     pub addr: SocketAddr,
     child: Child,
+    log: PathBuf,
 }
 
 impl Front {
@@ -142,9 +165,24 @@ impl Front {
             .stderr(std::fs::File::create(logs.join("haproxy.log"))?)
             .spawn()
             .context("starting haproxy (is it installed? scripts/test.sh installs it)")?;
-        let front = Front { addr, child };
+        let front = Front {
+            addr,
+            child,
+            log: logs.join("haproxy.log"),
+        };
         wait_ready(addr, "/readyz").await?;
         Ok(front)
+    }
+}
+
+impl Front {
+    /// How many times HAProxy has said that `node` (node1…node3) went `state` (`UP` or `DOWN`):
+    /// it logs every change of a server's state, on stderr.
+    pub fn times_marked(&self, node: usize, state: &str) -> Result<usize> {
+        let log = std::fs::read_to_string(&self.log)?;
+        let line = format!("Server nodes/node{node} is {state}");
+        // (each change is written twice: with and without its "[WARNING] (pid)" prefix)
+        Ok(log.lines().filter(|l| l.starts_with("[WARNING]") && l.contains(&line)).count())
     }
 }
 

@@ -10,6 +10,7 @@ mod bad_input;
 mod chat;
 mod clocks;
 mod computer;
+mod drain;
 mod durability;
 mod games;
 mod hidden_info;
