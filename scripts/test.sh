@@ -121,6 +121,19 @@ step check "PostgreSQL and HAProxy: installed, a throwaway PostgreSQL started on
 PG_DIR="$SERVICES_DIR/pg"; PG_USER=nobody; [ "$(id -u)" -ne 0 ] && PG_USER="$(id -un)"
 PG_BIN="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)"
 
+# A second PostgreSQL with ssl=on and a certificate from a CA made for the run, for the TLS tests
+# among the cluster tests (tests/cluster/tls.rs); its URL and CAs come back through a file too
+postgres_tls_up() {
+  postgres_tls_start "$SERVICES_DIR/pgtls" &&
+    printf 'export %s=%q\n' EVR_TEST_POSTGRES_TLS "$EVR_TEST_POSTGRES_TLS" \
+      EVR_TEST_POSTGRES_TLS_CA "$EVR_TEST_POSTGRES_TLS_CA" \
+      EVR_TEST_POSTGRES_TLS_OTHER_CA "$EVR_TEST_POSTGRES_TLS_OTHER_CA" >"$SERVICES_DIR/pgtls.env"
+}
+step check "PostgreSQL with TLS: a test CA and a second throwaway PostgreSQL with ssl=on" postgres_tls_up
+# shellcheck disable=SC1091
+[ -f "$SERVICES_DIR/pgtls.env" ] && . "$SERVICES_DIR/pgtls.env"
+PG_TLS_DIR="$SERVICES_DIR/pgtls"
+
 step cargo "Rust tests (release: the property tests play thousands of games)" \
   cargo test --workspace --release --locked --no-fail-fast
 
@@ -133,7 +146,16 @@ step vitest "browser client: round results against the engine over 200 random ga
   target/release/evr views --games 200 --fields viewer,mode,phase,round,rounds,pending,outcome,log >"$views" &&
     cd web-client && EVR_ENGINE_VIEWS="$views" npx vitest run -c vitest.engine.config.ts' _ "$SERVICES_DIR"
 
-step cargo "cluster: three nodes on PostgreSQL behind HAProxy, nodes killed with SIGKILL, a cut-off node fenced" \
+# Backups that restore (SQLite): evr-loadgen plays 200 games against a real evr-server while the real
+# `evr-server backup` copies its database three times; each copy restored (`evr-server restore`)
+# starts a server on which every finished game's replay passes `evr verify` and every game in
+# progress resumes (~20 s). It runs the load generator and `evr` built beside the server (built here
+# also in --quick mode; the cluster step's restore.rs, the same check with pg_dump, needs them too).
+step cargo "backups: three taken while 200 games are played, each restored, every game checked" \
+  bash -c 'cargo build --release --locked -p evr-server -p evr-loadgen -p evr-cli &&
+    cargo test --release --locked -p evr-server --test server backup:: -- --ignored'
+
+step cargo "cluster: three nodes on PostgreSQL behind HAProxy, nodes killed with SIGKILL, a cut-off node fenced, TLS to PostgreSQL, a pg_dump restored" \
   cargo test --release --locked -p evr-server --test cluster -- --ignored
 
 echo

@@ -4,6 +4,7 @@
 
 pub mod matchplay;
 pub mod report;
+mod rooms_file;
 mod viewer;
 
 use std::net::SocketAddr;
@@ -90,6 +91,15 @@ pub struct Args {
     /// the store (tests).
     #[arg(long, hide = true)]
     pub record_acks: bool,
+    /// Create every room to reveal its games at their end (`reveal_at_end`): a finished game's
+    /// replay file can then be downloaded at once.
+    #[arg(long)]
+    pub reveal_at_end: bool,
+    /// Append one JSON line per room to this file: its code and both seats' tokens once they are
+    /// taken, then whether its game ended or where the driver stopped it (`rooms_file.rs`). For
+    /// tests that take the games over; the file holds seat tokens and is created owner-only.
+    #[arg(long)]
+    pub rooms_file: Option<std::path::PathBuf>,
 }
 
 /// A game mode by its wire name (`full`, `tutorial`).
@@ -107,6 +117,16 @@ pub async fn drive(args: &Args, addr: SocketAddr) -> Figures {
 
 /// [`drive`], counting into `stats` (which another task may watch: the matches' progress).
 pub async fn drive_with(args: &Args, addr: SocketAddr, stats: Arc<Stats>) -> Figures {
+    let rooms_file = match &args.rooms_file {
+        Some(path) => match rooms_file::RoomsFile::open(path) {
+            Ok(f) => Some(Arc::new(f)),
+            Err(e) => {
+                stats.failed(&format!("{e:#}"));
+                return stats.figures();
+            }
+        },
+        None => None,
+    };
     let started = Instant::now();
     let stop_at = args.duration_secs.map(|d| started + Duration::from_secs(d));
     // A match live when the duration is up ends after its action in flight: give it time.
@@ -122,15 +142,18 @@ pub async fn drive_with(args: &Args, addr: SocketAddr, stats: Arc<Stats>) -> Fig
     let setup = Arc::new(tokio::sync::Semaphore::new(64));
     let mut tasks = Vec::with_capacity(args.matches);
     for slot in 0..args.matches {
-        let (stats, setup, args) = (stats.clone(), setup.clone(), args.clone());
+        let (stats, setup, args, rooms_file) = (stats.clone(), setup.clone(), args.clone(), rooms_file.clone());
         let start_after = ramp.mul_f64(slot as f64 / args.matches.max(1) as f64);
         tasks.push(tokio::spawn(async move {
             tokio::time::sleep(start_after).await;
             for round in 0u64.. {
                 let index = slot as u64 + round * args.matches as u64;
                 let left = deadline.saturating_sub(started.elapsed());
-                let played =
-                    tokio::time::timeout(left, matchplay::play(addr, &args, index, &stats, &setup, stop_at)).await;
+                let played = tokio::time::timeout(
+                    left,
+                    matchplay::play(addr, &args, index, &stats, &setup, stop_at, rooms_file.as_deref()),
+                )
+                .await;
                 match played {
                     Ok(Ok(Played::Finished)) => stats.finished(),
                     Ok(Ok(Played::Stopped)) => break,

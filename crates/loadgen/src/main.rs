@@ -179,6 +179,18 @@ async fn drive_in_processes(args: &Args, addr: SocketAddr) -> Result<Figures> {
         if let Some(c) = args.pin_driver {
             cmd.args(["--pin-driver", &c.to_string()]);
         }
+        if args.reconnect {
+            cmd.arg("--reconnect");
+        }
+        if args.record_acks {
+            cmd.arg("--record-acks");
+        }
+        if args.reveal_at_end {
+            cmd.arg("--reveal-at-end");
+        }
+        if let Some(f) = &args.rooms_file {
+            cmd.arg("--rooms-file").arg(f);
+        }
         children.push(cmd.spawn().context("starting a driver process")?);
     }
     let mut merged = Figures::default();

@@ -16,6 +16,7 @@ use rand::{RngExt, SeedableRng};
 use crate::Args;
 use crate::report::Stats;
 use crate::viewer::{Event, Frame, Target, Viewer, connect};
+use crate::rooms_file::RoomsFile;
 
 /// How a match ended for the driver.
 pub enum Played {
@@ -49,6 +50,7 @@ pub async fn play(
     stats: &Stats,
     setup: &tokio::sync::Semaphore,
     stop_at: Option<Instant>,
+    rooms_file: Option<&RoomsFile>,
 ) -> Result<Played> {
     let permit = setup.acquire().await?;
     let options = RoomOptions {
@@ -56,7 +58,7 @@ pub async fn play(
         mode: args.mode,
         spectators: SpectatorPolicy::AnyoneWithLink,
         opponent: None,
-        reveal_at_end: false,
+        reveal_at_end: args.reveal_at_end,
         clock: None,
     };
     let dialer = Dialer { source: args.source };
@@ -74,6 +76,9 @@ pub async fn play(
         .context("join room")?;
     let code = created.code;
     stats.room(&code);
+    if let Some(f) = rooms_file {
+        f.seated(&code, &created.token, &joined.token)?;
+    }
     let (spectator, ws) = connect(dialer, addr, code.clone(), None, None).await?;
     let (ws_a, wa) = connect(dialer, addr, code.clone(), Some(created.token.clone()), None).await?;
     let (ws_b, wb) = connect(dialer, addr, code.clone(), Some(joined.token.clone()), None).await?;
@@ -86,7 +91,7 @@ pub async fn play(
         Viewer::new(None, spectator, ws),
     ];
     let target = Target { dialer, addr, code };
-    let result = play_on(&mut viewers, &target, args, index, stats, stop_at).await;
+    let result = play_on(&mut viewers, &target, args, index, stats, stop_at, rooms_file).await;
     stats.reconnected([viewers[0].reconnects, viewers[1].reconnects], viewers[2].reconnects);
     result
 }
@@ -105,6 +110,7 @@ async fn play_on(
     index: u64,
     stats: &Stats,
     stop_at: Option<Instant>,
+    rooms_file: Option<&RoomsFile>,
 ) -> Result<Played> {
     let mut rng = StdRng::seed_from_u64(args.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ index);
     // the reconnections' jitter apart, so that the game's choices do not depend on them
@@ -114,10 +120,16 @@ async fn play_on(
     let mut action_no = 0u64;
     loop {
         if viewers[..2].iter().all(|v| v.view.outcome.is_some()) {
+            if let Some(f) = rooms_file {
+                f.over(&target.code)?;
+            }
             return Ok(Played::Finished);
         }
         if in_flight.is_none() && act_at.is_none() {
             if stop_at.is_some_and(|t| Instant::now() >= t) || args.actions_per_match.is_some_and(|n| action_no >= n) {
+                if let Some(f) = rooms_file {
+                    f.stopped(&target.code, viewers[0].seq.max(viewers[1].seq))?;
+                }
                 return Ok(Played::Stopped);
             }
             let think = rng.random_range(args.think_min_ms..=args.think_max_ms);

@@ -56,7 +56,7 @@ macro_rules! protocol_errors {
 protocol_errors! {
     /// The frame or body is not valid JSON or not a known message.
     BadMessage = "bad_message", status 400, fatal false;
-    /// The frame is larger than [`crate::MAX_FRAME_BYTES`].
+    /// The frame (or an API request's body) is larger than [`crate::MAX_FRAME_BYTES`].
     FrameTooLarge = "frame_too_large", status 413, fatal false;
     /// `hello` carried another protocol version.
     VersionMismatch = "version_mismatch", status 400, fatal true;
@@ -117,6 +117,14 @@ protocol_errors! {
     ChatRateLimited = "chat_rate_limited", status 429, fatal false;
     /// Claim-win refused: the opponent is connected or the grace period has not passed.
     CannotClaimWin = "cannot_claim_win", status 409, fatal false;
+    /// Nothing is at this address (an API path the server does not have).
+    NotFound = "not_found", status 404, fatal false;
+    /// The address does not take this method (e.g. `GET /api/rooms`).
+    MethodNotAllowed = "method_not_allowed", status 405, fatal false;
+    /// A plain HTTP request to the WebSocket address `/ws/{code}`.
+    WebsocketRequired = "websocket_required", status 426, fatal true;
+    /// A WebSocket opened from a page of another site than the server's `--public-origin`.
+    OriginNotAllowed = "origin_not_allowed", status 403, fatal true;
     /// The server could not store or load; nothing changed.
     StorageFailed = "storage_failed", status 500, fatal false;
     /// The server is shutting down, or the room moved to another server (several servers sharing

@@ -67,7 +67,9 @@ impl App {
 
     /// Room `code`: the live one, or loaded from the store (and started) if it exists there.
     pub async fn room(&self, code: &str) -> Result<Option<RoomHandle>, RoomLoadError> {
-        if let Some(h) = self.rooms.get(code) {
+        if let Some(h) = self.rooms.get(code)
+            && (!self.store.is_shared() || self.still_ours(code, &h).await?)
+        {
             return Ok(Some(h));
         }
         // one load at a time per room: whoever waited finds the room the first one loaded
@@ -103,6 +105,27 @@ impl App {
             handle.ownership.adopt(claimed);
         }
         Ok(Some(handle))
+    }
+
+    /// Whether room `code`, in memory here, is still this server's: another server may have
+    /// claimed it since the last check of the claims (`room/ownership.rs`, a second apart). A room
+    /// served from a lost claim would answer a new connection with what it had: an older view, or
+    /// `bad_token` to a guest who joined on the other server. A lost one is told so (it tells its
+    /// connections to connect again and leaves) and taken out of the registry here and now, so
+    /// that the caller loads the room afresh from the store.
+    async fn still_ours(&self, code: &str, h: &RoomHandle) -> Result<bool, RoomLoadError> {
+        let store = self.store.clone();
+        let codes = vec![code.to_string()];
+        let stored = tokio::task::spawn_blocking(move || store.epochs(&codes))
+            .await
+            .map_err(|e| RoomLoadError::Task(e.to_string()))??;
+        let Some(claimed) = stored.into_iter().map(|(_, e)| e).find(|e| *e > h.ownership.epoch()) else {
+            return Ok(true);
+        };
+        h.ownership.lose_to(claimed);
+        let _ = h.tx.try_send(crate::room::Command::Moved { claimed });
+        self.rooms.remove(code, &h.ownership);
+        Ok(false)
     }
 
     /// Starts a newly created room and registers it.

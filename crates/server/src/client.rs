@@ -4,7 +4,7 @@
 //! writes Brotli and gzip copies of its larger files (`web-client/scripts/precompress.mjs`); a
 //! browser that accepts one gets it as it is, so nothing is compressed per request.
 
-use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
+use axum::http::{HeaderMap, HeaderValue, Uri, header};
 use axum::response::{Html, IntoResponse, Response};
 use rust_embed::RustEmbed;
 
@@ -118,7 +118,7 @@ pub async fn serve(uri: Uri, headers: HeaderMap) -> Response {
         }
     }
     if !is_app_route(path) {
-        return (StatusCode::NOT_FOUND, "not found").into_response();
+        return crate::refusal::not_found().into_response();
     }
     file_response("index.html", &headers, "text/html; charset=utf-8", "no-cache")
         .unwrap_or_else(|| Html(NOT_BUILT).into_response())

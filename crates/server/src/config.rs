@@ -4,11 +4,8 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::Parser;
-
-/// EvR Online match server.
-#[derive(Clone, Debug, Parser)]
-#[command(name = "evr-server", version, about)]
+/// How the server serves: the flags of `evr-server` without a command (`commands.rs`).
+#[derive(Clone, Debug, clap::Args)]
 pub struct Config {
     /// Address to listen on.
     #[arg(long, env = "EVR_BIND", default_value = "127.0.0.1:8080")]
@@ -22,7 +19,11 @@ pub struct Config {
     pub data_dir: PathBuf,
     /// Where rooms are stored: empty for the embedded SQLite database in `--data-dir` (one
     /// server), or `postgres://USER:PASSWORD@HOST:PORT/DATABASE` for PostgreSQL, which several
-    /// servers behind one front door can share.
+    /// servers behind one front door can share. TLS as with libpq: `?sslmode=` disable, prefer
+    /// (the default, as in libpq: TLS if the server offers it, nothing checked), require (TLS,
+    /// nothing checked), verify-ca (the certificate's chain) or verify-full (chain and host name;
+    /// use it for a database across a network), and `&sslrootcert=PATH` for the CAs to trust
+    /// (default: the public CAs built in).
     #[arg(long, env = "EVR_STORE", default_value = "")]
     pub store: String,
     /// Seconds a disconnected player has before the opponent may claim the win.

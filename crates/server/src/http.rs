@@ -5,41 +5,23 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Json;
-use axum::body::Bytes;
-use axum::extract::{ConnectInfo, Path, State};
+use axum::extract::{ConnectInfo, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use evr_protocol::{ApiErrorBody, CreateRoom, CreatedRoom, ErrorCode, RoomStatus, SideChoice};
+use evr_protocol::{CreateRoom, CreatedRoom, ErrorCode, RoomStatus, SideChoice};
 use evr_rules::Faction;
 use tokio::sync::oneshot;
 
 use crate::app::App;
+pub use crate::refusal::ApiError;
+use crate::refusal::{ApiBody, ApiPath, json};
 use crate::room::{Command, NewRoom, Room, RoomHandle};
 use crate::secrets;
-
-/// A refused API request: its code (which gives the status) and a sentence, sent as an
-/// [`ApiErrorBody`].
-pub struct ApiError(ErrorCode, String);
-
-impl ApiError {
-    pub fn new(code: ErrorCode, message: impl Into<String>) -> ApiError {
-        ApiError(code, message.into())
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let ApiError(code, message) = self;
-        metrics::counter!(crate::metrics_names::ERRORS, "code" => code.as_str()).increment(1);
-        let status = StatusCode::from_u16(code.http_status()).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-        (status, Json(ApiErrorBody { code, message })).into_response()
-    }
-}
 
 pub async fn create_room(
     State(app): State<Arc<App>>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
-    body: Bytes,
+    body: ApiBody,
 ) -> Result<(StatusCode, Json<CreatedRoom>), ApiError> {
     if app.shutdown.is_cancelled() {
         return Err(ApiError::new(ErrorCode::ShuttingDown, "shutting down"));
@@ -50,8 +32,7 @@ pub async fn create_room(
             "too many new rooms; wait a minute",
         ));
     }
-    let CreateRoom { options, name } =
-        serde_json::from_slice(&body).map_err(|e| ApiError::new(ErrorCode::BadMessage, e.to_string()))?;
+    let CreateRoom { options, name } = json(&body)?;
     let creator_name = checked_name(name)?;
     if let Some(control) = options.clock
         && !control.is_sane(app.config.min_clock_bank_secs)
@@ -61,7 +42,9 @@ pub async fn create_room(
             "a time control is a bank of 1 to 90 minutes and 0 to 120 seconds a decision",
         ));
     }
-    let internal = |e: std::io::Error| ApiError::new(ErrorCode::StorageFailed, e.to_string());
+    // the operating system's randomness failed: the log says how, the client only that it failed
+    let internal =
+        |e: std::io::Error| ApiError::internal(ErrorCode::StorageFailed, "the room could not be made; try again", &e);
     let creator_faction = match options.side {
         SideChoice::Rebel => Faction::Rebel,
         SideChoice::Imperial => Faction::Imperial,
@@ -93,7 +76,7 @@ pub async fn create_room(
     };
     let room = Room::create(new, app.store.clone(), app.config.clone())
         .await
-        .map_err(|e| ApiError::new(ErrorCode::StorageFailed, e.to_string()))?;
+        .map_err(|e| ApiError::internal(ErrorCode::StorageFailed, "the room could not be stored; try again", &e))?;
     app.start_room(&code, room);
     let origin = app.config.public_origin.trim_end_matches('/');
     let watch_url = (options.spectators == evr_protocol::SpectatorPolicy::AnyoneWithLink)
@@ -139,7 +122,10 @@ pub async fn room_named(app: &App, typed: &str) -> Result<RoomHandle, ApiError> 
 
 /// `GET /api/rooms/{code}`: whether the seat is free and whether one may watch, for a person who
 /// typed the code.
-pub async fn room_status(State(app): State<Arc<App>>, Path(code): Path<String>) -> Result<Json<RoomStatus>, ApiError> {
+pub async fn room_status(
+    State(app): State<Arc<App>>,
+    ApiPath(code): ApiPath<String>,
+) -> Result<Json<RoomStatus>, ApiError> {
     let handle = room_named(&app, &code).await?;
     let (reply, answer) = oneshot::channel();
     let gone = || ApiError::new(ErrorCode::ShuttingDown, "the room is closing");
@@ -164,4 +150,45 @@ pub async fn readyz(State(app): State<Arc<App>>) -> Response {
 
 pub async fn metrics(State(app): State<Arc<App>>) -> String {
     app.prometheus.render()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use axum::extract::{ConnectInfo, State};
+    use axum::response::IntoResponse;
+    use evr_protocol::{ApiErrorBody, ErrorCode};
+
+    use crate::app::App;
+    use crate::config::Config;
+    use crate::refusal::ApiBody;
+    use crate::room::tests::SwitchableStore;
+
+    /// A store that fails says so to the log, and to the client only that it failed: its own
+    /// words (which can name tables, files or hosts) stay in the server.
+    #[tokio::test]
+    async fn a_failed_store_is_refused_without_its_own_words() {
+        let store = Arc::new(SwitchableStore::default());
+        store.fail(true);
+        let config = Arc::new(Config::for_tests(std::env::temp_dir().join("evr-http-tests-unused")));
+        let app = Arc::new(App::new(config, store, crate::prometheus()));
+        let body = ApiBody(br#"{"mode":"full","side":"rebel","spectators":"off"}"#.as_slice().into());
+        let Err(refused) = super::create_room(State(app), ConnectInfo(([127, 0, 0, 1], 9).into()), body).await else {
+            panic!("a room was created on a store that refuses every write");
+        };
+        let response = refused.into_response();
+        assert_eq!(response.status(), 500);
+        let bytes = axum::body::to_bytes(response.into_body(), 4096)
+            .await
+            .expect("the body");
+        let body: ApiErrorBody = serde_json::from_slice(&bytes).expect("a {code, message} body");
+        assert_eq!(body.code, ErrorCode::StorageFailed);
+        assert_eq!(body.message, "the room could not be stored; try again");
+        assert!(
+            !body.message.contains("switched"),
+            "the store's own error: {}",
+            body.message
+        );
+    }
 }

@@ -8,6 +8,7 @@ mod app;
 pub mod chat;
 mod client;
 pub mod clock;
+pub mod commands;
 pub mod config;
 pub mod fairness;
 mod http;
@@ -15,6 +16,7 @@ mod listen;
 mod metrics_names;
 pub mod names;
 mod outbox;
+mod refusal;
 mod replay;
 mod room;
 mod seat_api;
@@ -59,7 +61,7 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 const METRICS_UPKEEP: Duration = Duration::from_secs(5);
 
 /// The process-wide metrics recorder (installed once, shared by every server in a process).
-fn prometheus() -> PrometheusHandle {
+pub(crate) fn prometheus() -> PrometheusHandle {
     static HANDLE: OnceLock<PrometheusHandle> = OnceLock::new();
     HANDLE
         .get_or_init(|| {
@@ -96,8 +98,13 @@ fn open_store(config: &Config) -> Result<Arc<dyn Store>, StoreError> {
         // blocks this thread while it connects and migrates (on the store's own runtime): start-up
         return Ok(Arc::new(PostgresStore::open(url)?));
     }
+    // only the scheme is repeated: the rest may hold a password
+    let what = url
+        .split_once("://")
+        .map_or_else(|| "that value".to_string(), |(scheme, _)| format!("a {scheme}:// URL"));
     Err(StoreError::Open(format!(
-        "--store {url:?}: give a postgres://USER:PASSWORD@HOST:PORT/DATABASE URL, or nothing for SQLite in --data-dir"
+        "--store: {what} is not a store: give a postgres://USER:PASSWORD@HOST:PORT/DATABASE URL (sslmode, \
+         sslrootcert as for libpq), or nothing for SQLite in --data-dir"
     )))
 }
 
@@ -161,7 +168,11 @@ pub async fn run_until(listener: TcpListener, config: Config, stop: Stop) -> Res
         .route("/healthz", get(http::healthz))
         .route("/readyz", get(http::readyz))
         .route("/metrics", get(http::metrics))
-        .fallback(get(client::serve))
+        // every refusal is `{"code", "message"}` (refusal.rs): an address or a method the API
+        // does not have too, and bodies past the protocol's limit
+        .fallback(refusal::unknown_route)
+        .method_not_allowed_fallback(refusal::method_not_allowed)
+        .layer(axum::extract::DefaultBodyLimit::max(evr_protocol::MAX_FRAME_BYTES))
         .with_state(app.clone());
 
     let options = listen::SocketOptions {

@@ -1,14 +1,35 @@
-//! The `evr-server` binary: parse settings, set up logs, serve until SIGTERM or Ctrl-C (a second
-//! one ends the drain early).
+//! The `evr-server` binary: with flags only, parse settings, set up logs and serve until SIGTERM
+//! or Ctrl-C (a second one ends the drain early); `backup` and `restore` copy the SQLite database
+//! out of and into a data directory.
 
 use anyhow::Context;
 use clap::Parser;
+use evr_server::commands::{self, Cli, Command};
 use evr_server::{Config, Stop};
 use tracing_subscriber::EnvFilter;
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
-    let config = Config::parse();
+fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        None => tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .context("starting the runtime")?
+            .block_on(serve(cli.serve)),
+        Some(Command::Backup(args)) => {
+            let report = commands::backup(&args).context("backup failed")?;
+            println!("backed up {}", commands::describe(&report));
+            Ok(())
+        }
+        Some(Command::Restore(args)) => {
+            let report = commands::restore(&args).context("restore failed")?;
+            println!("restored {}", commands::describe(&report));
+            Ok(())
+        }
+    }
+}
+
+async fn serve(config: Config) -> anyhow::Result<()> {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
     if config.log_json {
         tracing_subscriber::fmt().json().with_env_filter(filter).init();

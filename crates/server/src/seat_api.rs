@@ -8,15 +8,14 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Json;
-use axum::body::Bytes;
-use axum::extract::{ConnectInfo, Path, State};
+use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use evr_protocol::{ErrorCode, JoinRequest, JoinedRoom, NewInvite, SeatTransfer, TakeSeat};
-use serde::de::DeserializeOwned;
 use tokio::sync::oneshot;
 
 use crate::app::App;
-use crate::http::{ApiError, checked_name, invite_url, room_named};
+use crate::http::{checked_name, invite_url, room_named};
+use crate::refusal::{ApiBody, ApiError, ApiPath, json};
 use crate::room::{Command, Join, JoinBy, Joined};
 
 /// The seat token of `Authorization: Bearer {token}`, or `bad_token`.
@@ -28,10 +27,6 @@ fn bearer(headers: &HeaderMap) -> Result<String, ApiError> {
         .map(|t| t.trim().to_string())
         .filter(|t| !t.is_empty())
         .ok_or_else(|| ApiError::new(ErrorCode::BadToken, "send your seat token: Authorization: Bearer …"))
-}
-
-fn body<T: DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiError> {
-    serde_json::from_slice(bytes).map_err(|e| ApiError::new(ErrorCode::BadMessage, e.to_string()))
 }
 
 /// Sends the command `make` builds to room `typed` and waits for its answer.
@@ -79,10 +74,10 @@ fn joined(j: Joined) -> Json<JoinedRoom> {
 pub async fn join_room(
     State(app): State<Arc<App>>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
-    Path(typed): Path<String>,
-    bytes: Bytes,
+    ApiPath(typed): ApiPath<String>,
+    body: ApiBody,
 ) -> Result<Json<JoinedRoom>, ApiError> {
-    let request: JoinRequest = body(&bytes)?;
+    let request: JoinRequest = json(&body)?;
     let by = match (request.invite, request.join_code) {
         (Some(invite), None) => JoinBy::Invite(invite),
         (None, Some(join_code)) => {
@@ -109,7 +104,7 @@ pub async fn join_room(
 /// `POST /api/rooms/{code}/invite` (the creator's token): a new invite link and join code.
 pub async fn new_invite(
     State(app): State<Arc<App>>,
-    Path(typed): Path<String>,
+    ApiPath(typed): ApiPath<String>,
     headers: HeaderMap,
 ) -> Result<Json<NewInvite>, ApiError> {
     let token = bearer(&headers)?;
@@ -125,7 +120,7 @@ pub async fn new_invite(
 /// `POST /api/rooms/{code}/transfer` (a seat's token): a link that moves that seat to another device.
 pub async fn transfer(
     State(app): State<Arc<App>>,
-    Path(typed): Path<String>,
+    ApiPath(typed): ApiPath<String>,
     headers: HeaderMap,
 ) -> Result<(StatusCode, Json<SeatTransfer>), ApiError> {
     let token = bearer(&headers)?;
@@ -144,10 +139,10 @@ pub async fn transfer(
 /// `POST /api/rooms/{code}/take`: the device opening a transfer link takes its seat.
 pub async fn take(
     State(app): State<Arc<App>>,
-    Path(typed): Path<String>,
-    bytes: Bytes,
+    ApiPath(typed): ApiPath<String>,
+    body: ApiBody,
 ) -> Result<Json<JoinedRoom>, ApiError> {
-    let TakeSeat { secret } = body(&bytes)?;
+    let TakeSeat { secret } = json(&body)?;
     let (_, answer) = ask(&app, &typed, |reply| Command::TakeSeat { secret, reply }).await?;
     answer.map(joined).map_err(refused)
 }

@@ -15,9 +15,11 @@ mod group_commit;
 mod postgres;
 mod postgres_reads;
 mod postgres_schema;
+mod postgres_tls;
 mod postgres_writes;
 mod secret;
 mod sqlite;
+mod sqlite_backup;
 mod sqlite_reads;
 mod sqlite_schema;
 
@@ -32,6 +34,7 @@ pub use self::secret::GameSecret;
 
 pub use self::postgres::PostgresStore;
 pub use self::sqlite::SqliteStore;
+pub use self::sqlite_backup::{BackupError, BackupReport, SQLITE_FILE};
 
 /// A room's ownership claim. A server that brings a room into memory claims it (`claim_room`),
 /// which raises the room's stored epoch; every later write of that server for the room carries

@@ -10,15 +10,16 @@
 //! commit as SQLite's, for the same reason (`postgres_writes.rs`). Another connection reads
 //! (`postgres_reads.rs`). A database that stops answering (a network cut) fails reads, commits and
 //! connection attempts after [`PATIENCE`] instead of hanging the rooms, and the connection is made
-//! again.
+//! again. TLS, with libpq's `sslmode` and `sslrootcert`, is `postgres_tls.rs`'s.
 
 use std::sync::{Arc, Mutex, RwLock};
 
 use tokio::sync::{mpsc, oneshot};
-use tokio_postgres::{Client, NoTls};
+use tokio_postgres::Client;
 
 use super::postgres_reads::{load_game, load_room};
 use super::postgres_schema;
+use super::postgres_tls::{self, Target};
 use super::postgres_writes::{Job, write_loop};
 use super::{Epoch, Store, StoreError, StoredGame, StoredRoom, Write, WriteOp};
 
@@ -43,8 +44,9 @@ fn read_error(e: tokio_postgres::Error) -> StoreError {
     StoreError::Read(describe(&e))
 }
 
-/// Where the server connects, without the password (for messages).
-fn target(config: &tokio_postgres::Config) -> String {
+/// Where the server connects and how, without the password (for messages).
+fn whereabouts(target: &Target) -> String {
+    let config = &target.config;
     let hosts: Vec<String> = config
         .get_hosts()
         .iter()
@@ -55,16 +57,18 @@ fn target(config: &tokio_postgres::Config) -> String {
         .collect();
     let port = config.get_ports().first().copied().unwrap_or(5432);
     format!(
-        "PostgreSQL at {}:{port} (database {:?}, user {:?})",
+        "PostgreSQL at {}:{port} (database {:?}, user {:?}; {})",
         hosts.join(","),
         config.get_dbname().unwrap_or("(default)"),
-        config.get_user().unwrap_or("(default)")
+        config.get_user().unwrap_or("(default)"),
+        target.describe_tls()
     )
 }
 
-/// Opens a connection; its driving task runs on the current (the store's) runtime.
-pub(super) async fn connect(config: &tokio_postgres::Config) -> Result<Client, tokio_postgres::Error> {
-    let (client, connection) = config.connect(NoTls).await?;
+/// Opens a connection (with TLS as the URL's `sslmode` asks); its driving task runs on the current
+/// (the store's) runtime.
+pub(super) async fn connect(target: &Target) -> Result<Client, tokio_postgres::Error> {
+    let (client, connection) = target.config.connect(target.tls.clone()).await?;
     tokio::spawn(async move {
         if let Err(e) = connection.await {
             tracing::warn!(error = %describe(&e), "a PostgreSQL connection ended");
@@ -78,22 +82,21 @@ pub(super) async fn connect(config: &tokio_postgres::Config) -> Result<Client, t
 pub struct PostgresStore {
     runtime: Mutex<Option<tokio::runtime::Runtime>>,
     handle: tokio::runtime::Handle,
-    config: tokio_postgres::Config,
+    target: Target,
     jobs: mpsc::UnboundedSender<Job>,
     /// `None` after a read went unanswered: connected again at the next read.
     reader: RwLock<Option<Arc<Client>>>,
 }
 
 impl PostgresStore {
-    /// Connects to `url` (`postgres://user:password@host:port/database`), brings the schema to
-    /// this server's version and starts the writer. Fails with a message naming the database (not
-    /// the password) when it cannot be reached, refuses the login, or holds a newer schema.
+    /// Connects to `url` (`postgres://user:password@host:port/database`, with libpq's `sslmode`
+    /// and `sslrootcert` if wanted), brings the schema to this server's version and starts the
+    /// writer. Fails with a message naming the database and the TLS mode (not the password) when
+    /// it cannot be reached, fails a TLS check, refuses the login, or holds a newer schema.
     pub fn open(url: &str) -> Result<PostgresStore, StoreError> {
-        let mut config: tokio_postgres::Config = url
-            .parse()
-            .map_err(|e: tokio_postgres::Error| StoreError::Open(format!("--store is not a PostgreSQL URL: {e}")))?;
-        if config.get_connect_timeout().is_none() {
-            config.connect_timeout(PATIENCE);
+        let mut target = Target::parse(url)?;
+        if target.config.get_connect_timeout().is_none() {
+            target.config.connect_timeout(PATIENCE);
         }
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
@@ -102,18 +105,22 @@ impl PostgresStore {
             .build()
             .map_err(|e| StoreError::Open(format!("the store's thread: {e}")))?;
         let handle = runtime.handle().clone();
-        let where_ = target(&config);
+        let where_ = whereabouts(&target);
         let opened = on(&handle, {
-            let config = config.clone();
+            let target = target.clone();
             async move {
-                let cannot =
-                    |e: tokio_postgres::Error| StoreError::Open(format!("cannot use {where_}: {}", describe(&e)));
-                let mut writer = tokio::time::timeout(std::time::Duration::from_secs(10), connect(&config))
+                let cannot = |e: tokio_postgres::Error| {
+                    let hint = postgres_tls::hint(&e).map(|h| format!(" ({h})")).unwrap_or_default();
+                    StoreError::Open(format!("cannot use {where_}: {}{hint}", describe(&e)))
+                };
+                let mut writer = tokio::time::timeout(std::time::Duration::from_secs(10), connect(&target))
                     .await
                     .map_err(|_| StoreError::Open(format!("cannot use {where_}: no answer in 10 s")))?
                     .map_err(cannot)?;
                 postgres_schema::migrate(&mut writer).await?;
-                let reader = connect(&config).await.map_err(cannot)?;
+                let reader = connect(&target).await.map_err(cannot)?;
+                let encrypted = encrypted(&reader).await;
+                tracing::info!(encrypted, "connected to {where_}");
                 Ok::<_, StoreError>((writer, reader))
             }
         });
@@ -126,11 +133,11 @@ impl PostgresStore {
             }
         };
         let (jobs, queued) = mpsc::unbounded_channel();
-        handle.spawn(write_loop(writer, config.clone(), queued));
+        handle.spawn(write_loop(writer, target.clone(), queued));
         Ok(PostgresStore {
             runtime: Mutex::new(Some(runtime)),
             handle,
-            config,
+            target,
             jobs,
             reader: RwLock::new(Some(Arc::new(reader))),
         })
@@ -142,9 +149,9 @@ impl PostgresStore {
         if let Some(client) = current.filter(|c| !c.is_closed()) {
             return Ok(client);
         }
-        let config = self.config.clone();
+        let target = self.target.clone();
         let fresh = on(&self.handle, async move {
-            tokio::time::timeout(PATIENCE, connect(&config)).await
+            tokio::time::timeout(PATIENCE, connect(&target)).await
         })?
         .map_err(|_| StoreError::Read(format!("no answer in {} s", PATIENCE.as_secs())))?
         .map_err(read_error)?;
@@ -170,6 +177,20 @@ impl PostgresStore {
             }
             Err(StoreError::Read(format!("no answer in {} s", PATIENCE.as_secs())))
         })
+    }
+}
+
+/// Whether the server says this connection is encrypted (`prefer` decides only when connecting),
+/// for the log: "yes", "no", or "unknown" on a server without `pg_stat_ssl`.
+async fn encrypted(client: &Client) -> &'static str {
+    let asked = client.query_opt("SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()", &[]);
+    match tokio::time::timeout(PATIENCE, asked).await {
+        Ok(Ok(Some(row))) => match row.try_get::<_, bool>(0) {
+            Ok(true) => "yes",
+            Ok(false) => "no",
+            Err(_) => "unknown",
+        },
+        _ => "unknown",
     }
 }
 

@@ -11,6 +11,7 @@ use tokio_postgres::{Client, Statement};
 use super::columns::{faction_text, json, secret_columns};
 use super::group_commit::outcome;
 use super::postgres::{PATIENCE, connect, describe};
+use super::postgres_tls::Target;
 use super::{StoreError, StoredSeat, Write, WriteOp};
 
 /// The most writes committed in one transaction.
@@ -349,9 +350,9 @@ struct Writer {
     statements: Statements,
 }
 
-async fn writer(config: &tokio_postgres::Config) -> Result<Writer, StoreError> {
+async fn writer(target: &Target) -> Result<Writer, StoreError> {
     let connecting = async {
-        let client = connect(config).await.map_err(|e| write_error(&e))?;
+        let client = connect(target).await.map_err(|e| write_error(&e))?;
         let statements = prepare(&client).await.map_err(|e| write_error(&e))?;
         Ok(Writer { client, statements })
     };
@@ -362,7 +363,7 @@ async fn writer(config: &tokio_postgres::Config) -> Result<Writer, StoreError> {
 
 /// The group commit: every write queued while the previous batch committed joins the next one.
 /// A batch that fails is committed write by write, so that only the failing write is refused.
-pub(super) async fn write_loop(client: Client, config: tokio_postgres::Config, mut jobs: mpsc::UnboundedReceiver<Job>) {
+pub(super) async fn write_loop(client: Client, target: Target, mut jobs: mpsc::UnboundedReceiver<Job>) {
     let mut conn = match prepare(&client).await {
         Ok(statements) => Some(Writer { client, statements }),
         Err(e) => {
@@ -402,7 +403,7 @@ pub(super) async fn write_loop(client: Client, config: tokio_postgres::Config, m
             continue;
         }
         if conn.as_ref().is_none_or(|w| w.client.is_closed()) {
-            conn = writer(&config).await.ok();
+            conn = writer(&target).await.ok();
         }
         let Some(w) = conn.as_mut() else {
             for reply in replies {

@@ -14,6 +14,7 @@ use tokio::sync::oneshot;
 use super::checkpoint::{Checkpointer, WRITER_AUTOCHECKPOINT_PAGES};
 use super::columns::{faction_text, json, secret_columns};
 use super::group_commit::GroupCommit;
+use super::sqlite_backup::{self, BackupError, BackupReport, SQLITE_FILE};
 use super::sqlite_reads::{load_game, load_room};
 use super::sqlite_schema::open;
 use super::{Epoch, Store, StoreError, StoredGame, StoredRoom, StoredSeat, Write, WriteOp};
@@ -40,7 +41,7 @@ impl SqliteStore {
     /// checkpointer. Rooms are loaded one at a time, when they are first needed (`load_room`).
     pub fn open(data_dir: &Path) -> Result<SqliteStore, StoreError> {
         std::fs::create_dir_all(data_dir).map_err(|e| StoreError::DataDir(data_dir.to_path_buf(), e))?;
-        let path = data_dir.join("evr.sqlite3");
+        let path = data_dir.join(SQLITE_FILE);
         let conn = open(&path)?;
         conn.pragma_update(None, "wal_autocheckpoint", WRITER_AUTOCHECKPOINT_PAGES)
             .map_err(|e| StoreError::Open(e.to_string()))?;
@@ -51,6 +52,20 @@ impl SqliteStore {
             reader: std::sync::Mutex::new(reader),
             checkpointer: std::sync::Mutex::new(checkpointer),
         })
+    }
+
+    /// Copies the database of `data_dir` to file `to` while a server may be serving from it: a
+    /// consistent snapshot of everything committed before the copy began, checked with
+    /// `PRAGMA integrity_check` before it takes its name (`sqlite_backup.rs`). Refuses an existing
+    /// `to` unless `overwrite`. Blocking.
+    pub fn backup(data_dir: &Path, to: &Path, overwrite: bool) -> Result<BackupReport, BackupError> {
+        sqlite_backup::backup(data_dir, to, overwrite)
+    }
+
+    /// Puts backup `from` into `data_dir` (which must hold no database yet) as its database, after
+    /// checking it; [`SqliteStore::open`] on `data_dir` then serves from it. Blocking.
+    pub fn restore(from: &Path, data_dir: &Path) -> Result<BackupReport, BackupError> {
+        sqlite_backup::restore(from, data_dir)
     }
 }
 

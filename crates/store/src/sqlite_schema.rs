@@ -103,17 +103,14 @@ CREATE TABLE seat_transfers (
 );
 ";
 
+/// Every version's statements, in order: version N is `STEPS[N - 1]`.
+const STEPS: [&str; 8] = [SCHEMA, SEED_KEYS, REVEAL, STARTED_AT, CHAT, CLOCKS, OWNER_EPOCH, SEATS];
+
+/// The schema version (SQLite's `user_version`) this store writes.
+pub(super) const LATEST: i64 = STEPS.len() as i64;
+
 fn migrations() -> Migrations<'static> {
-    Migrations::new(vec![
-        M::up(SCHEMA),
-        M::up(SEED_KEYS),
-        M::up(REVEAL),
-        M::up(STARTED_AT),
-        M::up(CHAT),
-        M::up(CLOCKS),
-        M::up(OWNER_EPOCH),
-        M::up(SEATS),
-    ])
+    Migrations::new(STEPS.iter().map(|sql| M::up(sql)).collect())
 }
 
 pub(super) fn open(path: &Path) -> Result<Connection, StoreError> {

@@ -152,6 +152,26 @@ const TEXTS: { readonly [C in ClientErrorCode]: { readonly [L in Lang]: string }
     "zh-Hant": "現在不能宣告勝利。",
     ja: "今は勝利を宣言できません。",
   },
+  not_found: {
+    en: "Nothing is at this address.",
+    "zh-Hant": "此網址沒有內容。",
+    ja: "このアドレスには何もありません。",
+  },
+  method_not_allowed: {
+    en: "The server does not take this request here.",
+    "zh-Hant": "伺服器在此不接受這種請求。",
+    ja: "サーバーはここでこの種類のリクエストを受け付けません。",
+  },
+  websocket_required: {
+    en: "This address is for the game's live connection only.",
+    "zh-Hant": "此網址僅供遊戲的即時連線使用。",
+    ja: "このアドレスはゲームのリアルタイム接続専用です。",
+  },
+  origin_not_allowed: {
+    en: "This page may not connect to the game server: open the game from its own site.",
+    "zh-Hant": "此頁面不能連線到遊戲伺服器，請從遊戲的網站開啟。",
+    ja: "このページはゲームサーバーに接続できません。ゲームのサイトから開いてください。",
+  },
   storage_failed: {
     en: "The server could not save: try again.",
     "zh-Hant": "伺服器儲存失敗，請再試一次。",

@@ -4,16 +4,19 @@
 use std::sync::Arc;
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use evr_protocol::{GameArchive, GameSummary};
 
 use super::{is_over, load, revealed, rules_outcome};
 use crate::app::App;
 use crate::fairness::GameSecret;
-use crate::http::ApiError;
+use crate::refusal::{ApiError, ApiPath};
 use evr_store::{StoredGame, StoredRoom};
 
-pub async fn archive(State(app): State<Arc<App>>, Path(typed): Path<String>) -> Result<Json<GameArchive>, ApiError> {
+pub async fn archive(
+    State(app): State<Arc<App>>,
+    ApiPath(typed): ApiPath<String>,
+) -> Result<Json<GameArchive>, ApiError> {
     let (room, games) = load(&app, &typed, "the archive", |store, code| {
         let mut games = Vec::new();
         for n in store.game_numbers(code)? {

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::Response;
 use evr_protocol::{ErrorCode, Fairness, RoomOptions};
@@ -14,19 +14,20 @@ use evr_rules::ByFaction;
 use super::{is_over, json_response, load_game, not_over, revealed, rules_outcome};
 use crate::app::App;
 use crate::fairness::{self, GameSecret};
-use crate::http::ApiError;
+use crate::refusal::{ApiError, ApiPath};
 use evr_store::StoredGame;
 
 pub async fn replay(
     State(app): State<Arc<App>>,
-    Path((typed, game_no)): Path<(String, u32)>,
+    ApiPath((typed, game_no)): ApiPath<(String, String)>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let (room, game) = load_game(&app, &typed, game_no, "a replay").await?;
+    let (room, game) = load_game(&app, &typed, &game_no, "a replay").await?;
     let names = super::names(&room, &game);
+    let number = game.game_no;
     let mut file = build(&room.code, &room.options, game)?;
     file.names = names;
-    json_response(&file, &headers, Some(format!("evr-{}-game-{game_no}.json", room.code)))
+    json_response(&file, &headers, Some(format!("evr-{}-game-{number}.json", room.code)))
 }
 
 /// The replay file of a stored game, or why there is none to serve.

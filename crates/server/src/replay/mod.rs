@@ -34,7 +34,7 @@ pub use self::file::replay;
 pub use self::seat::seat_summary;
 pub use self::steps::steps;
 use crate::app::App;
-use crate::http::ApiError;
+use crate::refusal::ApiError;
 use crate::secrets;
 use evr_store::{Store, StoreError, StoredGame, StoredRoom, StoredSeat};
 
@@ -74,9 +74,16 @@ async fn load<T: Send + 'static>(
 async fn load_game(
     app: &App,
     typed: &str,
-    game_no: u32,
+    game_no: &str,
     what: &'static str,
 ) -> Result<(StoredRoom, StoredGame), ApiError> {
+    // the address's game number as typed: anything but 1, 2, 3… names no game
+    let game_no: u32 = game_no.parse().map_err(|_| {
+        ApiError::new(
+            ErrorCode::GameNotFound,
+            format!("games are numbered 1, 2, 3…: {game_no:?} is not one"),
+        )
+    })?;
     let (room, game) = load(app, typed, what, move |store, code| store.load_game(code, game_no)).await?;
     let game = game.ok_or_else(|| {
         ApiError::new(

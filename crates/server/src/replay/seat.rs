@@ -6,19 +6,19 @@
 use std::sync::Arc;
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, header};
 use evr_protocol::{ErrorCode, Opponent, SeatState, SeatSummary};
 use evr_rules::{ByFaction, Faction};
 
 use super::{forfeit_reason, load, names, replay_each, seat_of_token};
 use crate::app::App;
-use crate::http::ApiError;
+use crate::refusal::{ApiError, ApiPath};
 use evr_store::StoredSeat;
 
 pub async fn seat_summary(
     State(app): State<Arc<App>>,
-    Path(typed): Path<String>,
+    ApiPath(typed): ApiPath<String>,
     headers: HeaderMap,
 ) -> Result<Json<SeatSummary>, ApiError> {
     let token = headers

@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, header};
 use axum::response::Response;
 use evr_protocol::{ErrorCode, ReplayEyes, ReplayStep, ReplaySteps};
@@ -19,13 +19,13 @@ use evr_rules::{Faction, Viewer};
 
 use super::{is_over, json_response, load_game, not_over, replay_each, revealed};
 use crate::app::App;
-use crate::http::ApiError;
+use crate::refusal::{ApiError, ApiPath, ApiQuery};
 use evr_store::{StoredGame, StoredRoom, StoredSeat};
 
 pub async fn steps(
     State(app): State<Arc<App>>,
-    Path((typed, game_no)): Path<(String, u32)>,
-    Query(query): Query<HashMap<String, String>>,
+    ApiPath((typed, game_no)): ApiPath<(String, String)>,
+    ApiQuery(query): ApiQuery<HashMap<String, String>>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let eyes = match query.get("eyes").map(String::as_str) {
@@ -39,7 +39,7 @@ pub async fn steps(
             ));
         }
     };
-    let (room, game) = load_game(&app, &typed, game_no, "a replay's steps").await?;
+    let (room, game) = load_game(&app, &typed, &game_no, "a replay's steps").await?;
     let token = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())

@@ -28,7 +28,7 @@ mod reveal;
 mod seat;
 mod seats;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 mod transfer;
 
 use std::collections::HashMap;

@@ -4,7 +4,9 @@
 //! (`StoreError::Fenced`). A room whose write is fenced, or whose claim another server has
 //! taken (seen by [`watch`] every `--ownership-check-ms`, a second by default), lets go: it tells
 //! its connections to connect again (the front door then sends them to the room's owner) and
-//! leaves this server's memory.
+//! leaves this server's memory. Between two checks a connection may still reach the old holder
+//! (HAProxy sent it back after a restart): `App::room` asks the store for the room's claim before
+//! it serves a room it holds, so no one is ever answered from a lost room's memory.
 //! Nothing is lost: what it had acknowledged is in the store, and what was fenced was never
 //! acknowledged.
 

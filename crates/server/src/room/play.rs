@@ -180,11 +180,17 @@ impl Room {
         }
         let secret = match game_secret(&self.config) {
             Ok(s) => s,
-            Err(e) => return self.error(conn, ErrorCode::StorageFailed, e.to_string(), None),
+            Err(e) => {
+                tracing::error!(room = %self.code, error = %e, "no randomness for a rematch");
+                return self.error(conn, ErrorCode::StorageFailed, "the rematch could not be started", None);
+            }
         };
         let game = match new_game(&self.options, &secret) {
             Ok(g) => g,
-            Err(e) => return self.error(conn, ErrorCode::StorageFailed, e, None),
+            Err(e) => {
+                tracing::error!(room = %self.code, error = %e, "the rematch's game could not be set up");
+                return self.error(conn, ErrorCode::StorageFailed, "the rematch could not be started", None);
+            }
         };
         let creator_faction = self.current.creator_faction.opponent();
         let seq = self.seq + 1;

@@ -20,13 +20,13 @@ use evr_store::{Store, StoreError, StoredGame, StoredRoom, WriteOp};
 
 /// An in-memory store that keeps what it committed and refuses every write while `failing`.
 #[derive(Default)]
-pub(super) struct SwitchableStore {
+pub(crate) struct SwitchableStore {
     failing: AtomicBool,
     committed: Mutex<Vec<WriteOp>>,
 }
 
 impl SwitchableStore {
-    fn fail(&self, failing: bool) {
+    pub(crate) fn fail(&self, failing: bool) {
         self.failing.store(failing, Ordering::SeqCst);
     }
 

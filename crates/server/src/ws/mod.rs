@@ -37,6 +37,7 @@ use self::socket::{Read, WsReader, WsWriter};
 use self::strikes::{AfterStrike, MAX_STRIKES, Strikes};
 use crate::app::App;
 use crate::outbox::{Outbound, Outbox, WeakOutbox, outbox};
+use crate::refusal::ApiError;
 use crate::room::{Command, ConnId, RoomHandle};
 
 /// Messages above this close the connection (1009); messages between [`MAX_FRAME_BYTES`] and this
@@ -58,11 +59,14 @@ fn has_token(headers: &HeaderMap, name: header::HeaderName, token: &str) -> bool
 /// The `Sec-WebSocket-Key` of a valid WebSocket upgrade request, or the answer refusing it.
 fn upgrade_key(headers: &HeaderMap) -> Result<&HeaderValue, Box<Response>> {
     if !has_token(headers, header::UPGRADE, "websocket") || !has_token(headers, header::CONNECTION, "upgrade") {
-        let refused = (StatusCode::UPGRADE_REQUIRED, "this address takes WebSocket connections");
-        return Err(Box::new(refused.into_response()));
+        let refused = ApiError::new(ErrorCode::WebsocketRequired, "this address takes WebSocket connections");
+        let mut r = refused.into_response();
+        r.headers_mut()
+            .insert(header::UPGRADE, HeaderValue::from_static("websocket"));
+        return Err(Box::new(r));
     }
     if headers.get(header::SEC_WEBSOCKET_VERSION).map(|v| v.as_bytes()) != Some(b"13") {
-        let mut r = (StatusCode::BAD_REQUEST, "WebSocket version 13 only").into_response();
+        let mut r = ApiError::new(ErrorCode::BadMessage, "WebSocket version 13 only").into_response();
         r.headers_mut()
             .insert(header::SEC_WEBSOCKET_VERSION, HeaderValue::from_static("13"));
         return Err(Box::new(r));
@@ -70,7 +74,7 @@ fn upgrade_key(headers: &HeaderMap) -> Result<&HeaderValue, Box<Response>> {
     match headers.get(header::SEC_WEBSOCKET_KEY) {
         Some(key) if key.len() == 24 => Ok(key),
         _ => {
-            let refused = (StatusCode::BAD_REQUEST, "missing or malformed Sec-WebSocket-Key");
+            let refused = ApiError::new(ErrorCode::BadMessage, "missing or malformed Sec-WebSocket-Key");
             Err(Box::new(refused.into_response()))
         }
     }
@@ -82,7 +86,8 @@ pub async fn upgrade(Path(code): Path<String>, State(app): State<Arc<App>>, mut 
         && let Some(o) = req.headers().get(header::ORIGIN)
         && o.as_bytes() != origin.as_bytes()
     {
-        return (StatusCode::FORBIDDEN, "origin not allowed").into_response();
+        let refused = ApiError::new(ErrorCode::OriginNotAllowed, "pages of another site may not connect");
+        return refused.into_response();
     }
     let accept = match upgrade_key(req.headers()) {
         Ok(key) => rfc6455::accept_key(key.as_bytes()),
@@ -109,7 +114,8 @@ pub async fn upgrade(Path(code): Path<String>, State(app): State<Arc<App>>, mut 
         Ok(v) => {
             h.insert(header::SEC_WEBSOCKET_ACCEPT, v);
         }
-        Err(_) => return StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+        // (the key is the client's, checked above: its answer is base64, always a valid header)
+        Err(_) => return ApiError::new(ErrorCode::BadMessage, "the WebSocket key cannot be answered").into_response(),
     }
     response
 }

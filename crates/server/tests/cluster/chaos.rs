@@ -1,4 +1,8 @@
-//! Whole games through HAProxy while nodes are killed with SIGKILL at random moments.
+//! Whole games through HAProxy while nodes are killed with SIGKILL at random moments of the games.
+//!
+//! The kills are tied to the games' progress, not to the clock: kill k waits until every game has
+//! reached a given `seq` (one or two actions after the last kill's), while the games may go only a
+//! few actions further (`Pace`), so every kill hits games in motion, on any machine.
 
 use std::collections::HashSet;
 use std::time::Duration;
@@ -11,11 +15,19 @@ use evr_store::{PostgresStore, Store};
 use rand::{RngExt, SeedableRng};
 
 use crate::nodes::{cluster, postgres_url};
-use crate::player::{self, Script, Seen};
+use crate::player::{self, Pace, Script, Seen};
 use crate::support;
 
 const ROOMS: usize = 6;
 const KILLS: usize = 12;
+/// Kill k falls when every game reached `seq` `FIRST_KILL_SEQ + k` (plus 0 or 1), with the games
+/// allowed `AHEAD` actions further; the last kill is at seq 15 at most, the games held at 18 at
+/// most until then: the shortest of 2,000 random games ends after 27 actions (`evr views --games
+/// 2000`), so the games are under way at every kill.
+const FIRST_KILL_SEQ: u32 = 3;
+const AHEAD: u32 = 3;
+/// How long a game may take to reach the next kill's `seq` (it takes about a second).
+const PATIENCE: Duration = Duration::from_secs(120);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs PostgreSQL and HAProxy: scripts/test.sh runs it"]
@@ -25,15 +37,19 @@ async fn games_through_haproxy_survive_nodes_killed_at_random() -> Result<()> {
 
     // rooms created through the front door (any node), each with two players and a spectator
     let mut games = Vec::new();
+    let mut paces = Vec::new();
     for r in 0..ROOMS {
         let seats = support::create_and_join(front.addr, Mode::Full).await?;
+        let pace = Pace::held_at(FIRST_KILL_SEQ + AHEAD);
+        paces.push(pace.clone());
         let script = |token: Option<String>, seed: u64| Script {
             front: front.addr,
             code: seats.code.clone(),
             token,
             seed,
             think_ms: (40, 120),
-            deadline: Duration::from_secs(240),
+            deadline: Duration::from_secs(600),
+            pace: pace.clone(),
         };
         let base = 1000 * r as u64;
         games.push((
@@ -46,24 +62,32 @@ async fn games_through_haproxy_survive_nodes_killed_at_random() -> Result<()> {
         ));
     }
 
-    // the chaos: a random node killed every 0.6–1.8 s, back 0.3–1.2 s later
+    // the chaos: a random node killed when every game reached the kill's seq, back 0.3–1.2 s later
     let mut rng = rand::rngs::SmallRng::seed_from_u64(20261125);
     for kill in 0..KILLS {
-        tokio::time::sleep(Duration::from_millis(rng.random_range(600..1800))).await;
-        let victim = rng.random_range(0..nodes.len());
-        let playing = games.iter().filter(|(_, v)| v.iter().any(|t| !t.is_finished())).count();
-        if kill + 1 == 10 {
-            ensure!(
-                playing > 0,
-                "games are still under way at the 10th kill (else slow them down)"
-            );
+        let at = FIRST_KILL_SEQ + kill as u32 + rng.random_range(0..2);
+        for pace in &paces {
+            pace.allow_until(at + AHEAD);
         }
+        for pace in &paces {
+            pace.wait_for(at, PATIENCE).await?;
+        }
+        let playing = paces.iter().filter(|p| !p.is_finished()).count();
+        ensure!(playing > 0, "games are under way at kill {} (they are held)", kill + 1);
+        let victim = rng.random_range(0..nodes.len());
         nodes[victim].kill()?;
-        eprintln!("kill {}: node{} with {playing} games under way", kill + 1, victim + 1);
+        eprintln!(
+            "kill {} at seq {at}: node{} with {playing} games under way",
+            kill + 1,
+            victim + 1
+        );
         tokio::time::sleep(Duration::from_millis(rng.random_range(300..1200))).await;
         nodes[victim].start().await?;
     }
     ensure!(nodes.iter().all(|n| n.is_running()), "every node is back");
+    for pace in &paces {
+        pace.allow_until(u32::MAX);
+    }
 
     let store = {
         let url = url.clone();

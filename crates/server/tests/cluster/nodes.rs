@@ -61,9 +61,8 @@ impl Node {
             // scripted players act far faster than people
             .args(["--messages-per-second", "10000", "--rooms-per-minute", "100000"])
             .args(&self.extra)
-            // EVR_NODE_LOG=info (or debug) to see more in the nodes' logs
-            .env("RUST_LOG", std::env::var("EVR_NODE_LOG").unwrap_or_else(|_| "warn".into()))
-            // (the server logs on stdout; stderr has what a panic would say)
+            // the server logs to stdout; EVR_NODE_LOG=info (or debug) tells more when a test fails
+            .env("RUST_LOG", std::env::var("EVR_NODE_LOG").unwrap_or("warn".into()))
             .stdout(log.try_clone()?)
             .stderr(log)
             .spawn()?;

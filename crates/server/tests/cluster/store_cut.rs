@@ -12,7 +12,7 @@ use evr_rules::Mode;
 use tokio::net::{TcpListener, TcpStream};
 
 use crate::nodes::{PLAYERS, cluster, metric, postgres_url};
-use crate::player::{self, Script};
+use crate::player::{self, Pace, Script};
 use crate::support;
 
 /// A TCP relay in front of PostgreSQL that can stop relaying: its connections then stay open and
@@ -72,10 +72,14 @@ async fn a_node_cut_off_from_the_database_steps_aside_and_its_games_go_on_elsewh
     // node 1 reaches the database through the relay
     let (nodes, front) = cluster("cluster-cut", [&relayed, &url, &url]).await?;
 
-    // games under way, until some are played on node 1
+    // games under way, held short of their end (the shortest random games last 27 actions) until
+    // node 1's players have moved: the test waits for what it needs, not for a time
     let mut games = Vec::new();
+    let mut paces = Vec::new();
     for r in 0..12u64 {
         let seats = support::create_and_join(front.addr, Mode::Full).await?;
+        let pace = Pace::held_at(20);
+        paces.push(pace.clone());
         for (token, seed) in [
             (Some(seats.creator_token.clone()), 2 * r),
             (Some(seats.guest_token.clone()), 2 * r + 1),
@@ -86,11 +90,14 @@ async fn a_node_cut_off_from_the_database_steps_aside_and_its_games_go_on_elsewh
                 token,
                 seed: 500 + seed,
                 think_ms: (60, 140),
-                deadline: Duration::from_secs(240),
+                deadline: Duration::from_secs(600),
+                pace: pace.clone(),
             })));
         }
     }
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    for pace in &paces {
+        pace.wait_for(5, Duration::from_secs(120)).await?;
+    }
     let before = metric(&nodes[0], PLAYERS).await?;
     ensure!(before > 0, "some of the twelve games are played on node 1");
 
@@ -123,10 +130,13 @@ async fn a_node_cut_off_from_the_database_steps_aside_and_its_games_go_on_elsewh
     );
     ensure!(
         unfinished > 0,
-        "games were still under way after the move (else slow them down)"
+        "games are still under way after the move (they are held)"
     );
 
     relay.open.store(true, Ordering::Relaxed);
+    for pace in &paces {
+        pace.allow_until(u32::MAX);
+    }
     for g in games {
         let seen = g.await.context("a player's task")??;
         ensure!(seen.finished, "every game finished");

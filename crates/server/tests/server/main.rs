@@ -6,6 +6,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod backup;
 mod bad_input;
 mod chat;
 mod clocks;
@@ -16,6 +17,7 @@ mod games;
 mod hidden_info;
 mod memory;
 mod names;
+mod refusals;
 mod replay_steps;
 mod replays;
 mod resume;

@@ -5,6 +5,8 @@
 
 use std::io::Read;
 pub mod postgres;
+pub mod processes;
+pub mod restore_check;
 pub mod seats;
 
 use std::net::SocketAddr;
