@@ -179,4 +179,3 @@ pub async fn drive_with(args: &Args, addr: SocketAddr, stats: Arc<Stats>) -> Fig
     }
     stats.figures()
 }
-

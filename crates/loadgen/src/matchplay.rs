@@ -15,8 +15,8 @@ use rand::{RngExt, SeedableRng};
 
 use crate::Args;
 use crate::report::Stats;
-use crate::viewer::{Event, Frame, Target, Viewer, connect};
 use crate::rooms_file::RoomsFile;
+use crate::viewer::{Event, Frame, Target, Viewer, connect};
 
 /// How a match ended for the driver.
 pub enum Played {
@@ -146,7 +146,10 @@ async fn play_on(
             bail!("nobody can act and the game is not over");
         }
         // a seat may act once the think time is over: connected, with something to do
-        let can_act = in_flight.is_none() && viewers[..2].iter().any(|v| v.is_up() && !v.view.legal_actions.is_empty());
+        let can_act = in_flight.is_none()
+            && viewers[..2]
+                .iter()
+                .any(|v| v.is_up() && !v.view.legal_actions.is_empty());
         let wake = {
             let [a, b, s] = &mut *viewers;
             let act_at = act_at.unwrap_or_else(Instant::now);
@@ -179,7 +182,10 @@ async fn play_on(
                 viewers[k].resume(ws, welcome);
                 // an action of ours the game did not take (its node went away first): again,
                 // with the same id (a node that did take it answers with its ack)
-                if let Some(f) = in_flight.as_ref().filter(|f| f.actor == k && viewers[k].seq == f.based_on) {
+                if let Some(f) = in_flight
+                    .as_ref()
+                    .filter(|f| f.actor == k && viewers[k].seq == f.based_on)
+                {
                     let again = ClientMsg::Action {
                         based_on: u32::try_from(f.based_on)?,
                         action_id: f.action_id.clone(),
@@ -244,7 +250,14 @@ async fn act(viewers: &mut [Viewer; 3], rng: &mut StdRng, action_no: &mut u64, a
 }
 
 /// A frame on viewer `k`'s connection.
-fn on_frame(viewers: &mut [Viewer; 3], k: usize, frame: Frame, args: &Args, stats: &Stats, target: &Target) -> Result<()> {
+fn on_frame(
+    viewers: &mut [Viewer; 3],
+    k: usize,
+    frame: Frame,
+    args: &Args,
+    stats: &Stats,
+    target: &Target,
+) -> Result<()> {
     match frame.kind.as_str() {
         "error" => {
             if args.reconnect && frame.code == Some(ErrorCode::ShuttingDown) {

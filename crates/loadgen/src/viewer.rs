@@ -95,7 +95,10 @@ pub struct Target {
 pub enum Link {
     Up(Connection),
     /// Lost: connect again at `at`, after `failures` failed attempts in a row.
-    Down { at: Instant, failures: u32 },
+    Down {
+        at: Instant,
+        failures: u32,
+    },
     /// Connecting.
     Dialing {
         task: JoinHandle<Result<(Connection, Frame)>>,
@@ -119,7 +122,10 @@ pub enum Event {
     /// Connected again: the connection and its welcome.
     Resumed(Connection, Frame),
     /// A new connection failed; `failures` in a row so far.
-    DialFailed { why: String, failures: u32 },
+    DialFailed {
+        why: String,
+        failures: u32,
+    },
 }
 
 /// A seat (with its token) or the spectator.

@@ -48,10 +48,7 @@ impl Registry {
     /// Removes room `code` if it is still the actor owning `ownership` (not one started since).
     pub fn remove(&self, code: &str, ownership: &Arc<super::ownership::Ownership>) {
         let mut rooms = self.lock();
-        if rooms
-            .get(code)
-            .is_some_and(|h| Arc::ptr_eq(&h.ownership, ownership))
-        {
+        if rooms.get(code).is_some_and(|h| Arc::ptr_eq(&h.ownership, ownership)) {
             rooms.remove(code);
         }
     }

@@ -97,7 +97,11 @@ async fn sigterm_turns_unready_at_once_and_keeps_serving_until_the_drain_ends() 
     actor
         .send(&support::action(seq, "during-the-drain", view.legal_actions[0]))
         .await?;
-    assert_eq!(actor.recv_ack().await?, seq + 1, "an action during the drain is applied");
+    assert_eq!(
+        actor.recv_ack().await?,
+        seq + 1,
+        "an action during the drain is applied"
+    );
     other.recv_update_to(seq + 1).await?;
     // a new connection is still accepted (the front door may send one before it notices), and a
     // new room still created

@@ -17,6 +17,7 @@ mod games;
 mod hidden_info;
 mod memory;
 mod names;
+mod old_release;
 mod refusals;
 mod replay_steps;
 mod replays;
