@@ -93,12 +93,10 @@ pub struct Target {
 
 /// A connection's state.
 pub enum Link {
-    Up(Connection),
+    /// (boxed: a connection is ~1 kB, the other states a few words)
+    Up(Box<Connection>),
     /// Lost: connect again at `at`, after `failures` failed attempts in a row.
-    Down {
-        at: Instant,
-        failures: u32,
-    },
+    Down { at: Instant, failures: u32 },
     /// Connecting.
     Dialing {
         task: JoinHandle<Result<(Connection, Frame)>>,
@@ -120,7 +118,7 @@ pub enum Event {
     /// The connection dropped (closed, reset, or a frame that is not JSON).
     Lost(String),
     /// Connected again: the connection and its welcome.
-    Resumed(Connection, Frame),
+    Resumed(Box<Connection>, Frame),
     /// A new connection failed; `failures` in a row so far.
     DialFailed {
         why: String,
@@ -142,7 +140,7 @@ impl Viewer {
     pub fn new(token: Option<String>, ws: Connection, welcome: Frame) -> Viewer {
         Viewer {
             token,
-            link: Link::Up(ws),
+            link: Link::Up(Box::new(ws)),
             seq: welcome.seq.unwrap_or(0),
             view: welcome.view.unwrap_or_default(),
             reconnects: 0,
@@ -183,7 +181,7 @@ impl Viewer {
                 Link::Dialing { task, failures } => {
                     let failures = *failures;
                     let why = match task.await {
-                        Ok(Ok((ws, welcome))) => return Event::Resumed(ws, welcome),
+                        Ok(Ok((ws, welcome))) => return Event::Resumed(Box::new(ws), welcome),
                         Ok(Err(e)) => format!("{e:#}"),
                         Err(e) => e.to_string(),
                     };
@@ -205,7 +203,7 @@ impl Viewer {
     }
 
     /// Takes the welcome of a new connection.
-    pub fn resume(&mut self, ws: Connection, welcome: Frame) {
+    pub fn resume(&mut self, ws: Box<Connection>, welcome: Frame) {
         self.link = Link::Up(ws);
         self.seq = welcome.seq.unwrap_or(self.seq);
         self.view = welcome.view.unwrap_or_default();

@@ -122,8 +122,8 @@ async fn play(name: &str, roll: bool) -> Result<Run> {
         async move { drive_with(&args, addr, stats).await }
     });
     if roll {
-        for k in 0..nodes.len() {
-            restart_when(&mut nodes[k], k, &front, &stats, &load).await?;
+        for (k, node) in nodes.iter_mut().enumerate() {
+            restart_when(node, k, &front, &stats, &load).await?;
         }
     }
     let figures = load.await?;
