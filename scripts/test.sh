@@ -155,7 +155,9 @@ step cargo "backups: three taken while 200 games are played, each restored, ever
   bash -c 'cargo build --release --locked -p evr-server -p evr-loadgen -p evr-cli &&
     cargo test --release --locked -p evr-server --test server backup:: -- --ignored'
 
-step cargo "cluster: three nodes on PostgreSQL behind HAProxy, nodes killed with SIGKILL, a cut-off node fenced, TLS to PostgreSQL, a pg_dump restored" \
+# The rolling restart (tests/cluster/roll.rs) plays 300 human-paced matches twice, with and without
+# the roll: ~2.5 minutes of this step.
+step cargo "cluster: three nodes on PostgreSQL behind HAProxy, nodes killed with SIGKILL, a cut-off node fenced, TLS to PostgreSQL, a pg_dump restored, a rolling restart" \
   cargo test --release --locked -p evr-server --test cluster -- --ignored
 
 echo

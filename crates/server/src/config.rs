@@ -74,6 +74,13 @@ pub struct Config {
     /// Log as JSON lines.
     #[arg(long, env = "EVR_LOG_JSON", default_value_t = false)]
     pub log_json: bool,
+    /// On SIGTERM: seconds the server keeps serving its players while it says it is not ready
+    /// (`/readyz` answers 503), so that the front door takes it out of rotation before it stops
+    /// accepting connections; then it tells its players to reconnect (they reach another node) and
+    /// exits. At least the front door's time to notice (docker/haproxy.cfg: 2 checks 500 ms
+    /// apart); 0 stops at once. A second SIGTERM ends the drain early.
+    #[arg(long, env = "EVR_DRAIN_SECS", default_value_t = 2)]
+    pub drain_secs: u64,
 }
 
 impl Config {
@@ -91,6 +98,10 @@ impl Config {
 
     pub fn disconnect_grace(&self) -> Duration {
         Duration::from_secs(self.disconnect_grace_secs)
+    }
+
+    pub fn drain(&self) -> Duration {
+        Duration::from_secs(self.drain_secs)
     }
 
     /// Settings for tests and load generators: a fresh data directory, permissive limits.
@@ -113,6 +124,7 @@ impl Config {
             min_clock_bank_secs: 1,
             ownership_check_ms: 1000,
             log_json: false,
+            drain_secs: 0,
         }
     }
 }

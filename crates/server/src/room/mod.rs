@@ -46,7 +46,7 @@ use self::computer::ComputerSeat;
 use self::game_match::Match;
 pub use self::joining::new_join_code;
 pub use self::recovery::RecoveryError;
-pub use self::registry::Registry;
+pub use self::registry::{LoadGates, Registry};
 use self::seat::{BySeat, Seat};
 use crate::config::Config;
 use crate::fairness::GameSecret;
