@@ -170,7 +170,10 @@ step cargo "backups: three taken while 200 games are played, each restored, ever
   bash -c 'cargo build --release --locked -p evr-server -p evr-loadgen -p evr-cli --features evr-server/test-days &&
     cargo test --release --locked -p evr-server --features evr-server/test-days --test server backup:: -- --ignored'
 
-step cargo "cluster: three nodes on PostgreSQL behind HAProxy, nodes killed with SIGKILL, a cut-off node fenced, TLS to PostgreSQL, a pg_dump restored, correspondence deadlines through kills" \
+# The rolling restart (tests/cluster/roll.rs) plays 300 human-paced matches twice, with and without
+# the roll: ~2.5 minutes of this step. The correspondence deadlines through two kills (deadlines.rs):
+# ~35 s.
+step cargo "cluster: three nodes on PostgreSQL behind HAProxy, nodes killed with SIGKILL, a cut-off node fenced, TLS to PostgreSQL, a pg_dump restored, a rolling restart, correspondence deadlines through kills" \
   cargo test --release --locked -p evr-server "${TEST_DAYS[@]}" --test cluster -- --ignored
 
 echo

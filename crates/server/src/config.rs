@@ -92,6 +92,13 @@ pub struct Config {
     /// Log as JSON lines.
     #[arg(long, env = "EVR_LOG_JSON", default_value_t = false)]
     pub log_json: bool,
+    /// On SIGTERM: seconds the server keeps serving its players while it says it is not ready
+    /// (`/readyz` answers 503), so that the front door takes it out of rotation before it stops
+    /// accepting connections; then it tells its players to reconnect (they reach another node) and
+    /// exits. At least the front door's time to notice (docker/haproxy.cfg: 2 checks 500 ms
+    /// apart); 0 stops at once. A second SIGTERM ends the drain early.
+    #[arg(long, env = "EVR_DRAIN_SECS", default_value_t = 2)]
+    pub drain_secs: u64,
 }
 
 impl Config {
@@ -120,6 +127,10 @@ impl Config {
         Duration::from_secs(self.disconnect_grace_secs)
     }
 
+    pub fn drain(&self) -> Duration {
+        Duration::from_secs(self.drain_secs)
+    }
+
     /// Settings for tests and load generators: a fresh data directory, permissive limits.
     pub fn for_tests(data_dir: PathBuf) -> Config {
         Config {
@@ -144,6 +155,7 @@ impl Config {
             #[cfg(feature = "test-days")]
             test_event_log: None,
             log_json: false,
+            drain_secs: 0,
         }
     }
 }
