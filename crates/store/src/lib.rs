@@ -12,6 +12,7 @@
 mod checkpoint;
 mod columns;
 mod group_commit;
+mod mail;
 mod postgres;
 mod postgres_reads;
 mod postgres_schema;
@@ -31,6 +32,11 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
 
 pub use self::secret::GameSecret;
+
+pub use self::mail::{
+    KEEP_AFTER_GAME_OVER_MS, LIMIT_WINDOW_MS, MailLimits, MailLink, MailStore, NewAddress, Purged, Registered,
+    StoredAddress,
+};
 
 pub use self::postgres::PostgresStore;
 pub use self::sqlite::SqliteStore;
@@ -244,6 +250,12 @@ pub trait Store: Send + Sync + 'static {
 
     /// Stops taking writes and waits until what was queued is committed.
     fn close(&self) {}
+
+    /// The seats' email addresses for reminders (`mail.rs`), kept beside the rooms; `None` in a
+    /// store without them (tests' stores).
+    fn mail(&self) -> Option<&dyn MailStore> {
+        None
+    }
 }
 
 /// A seat of a room, as stored: the creator's, or the guest's (who joined).

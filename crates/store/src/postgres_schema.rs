@@ -8,7 +8,8 @@ use tokio_postgres::Client;
 use super::StoreError;
 
 /// Each version's statements, in order: version N is `MIGRATIONS[N - 1]`. Version 1: SQLite's
-/// version 7; version 2: seats (SQLite's version 8: join codes, names, devices, transfer links).
+/// version 7; version 2: seats (SQLite's version 8: join codes, names, devices, transfer links);
+/// version 3: mail addresses (SQLite's version 9).
 const MIGRATIONS: &[&str] = &[
     "
 CREATE TABLE rooms (
@@ -77,6 +78,8 @@ CREATE TABLE seat_transfers (
     PRIMARY KEY (room_code, seat)
 );
 ",
+    // version 3: the seats' email addresses for reminders (SQLite's version 9, `mail_postgres.rs`)
+    super::postgres::mail::MAIL_SCHEMA,
 ];
 
 /// The schema version this server writes.

@@ -103,8 +103,22 @@ CREATE TABLE seat_transfers (
 );
 ";
 
+/// Version 9: the seats' email addresses for reminders, their unsubscribe links and the log of
+/// confirmation mails the limits count (`mail_sqlite.rs`).
+const MAIL: &str = super::sqlite::mail::MAIL_SCHEMA;
+
 /// Every version's statements, in order: version N is `STEPS[N - 1]`.
-const STEPS: [&str; 8] = [SCHEMA, SEED_KEYS, REVEAL, STARTED_AT, CHAT, CLOCKS, OWNER_EPOCH, SEATS];
+const STEPS: [&str; 9] = [
+    SCHEMA,
+    SEED_KEYS,
+    REVEAL,
+    STARTED_AT,
+    CHAT,
+    CLOCKS,
+    OWNER_EPOCH,
+    SEATS,
+    MAIL,
+];
 
 /// The schema version (SQLite's `user_version`) this store writes.
 pub(super) const LATEST: i64 = STEPS.len() as i64;
