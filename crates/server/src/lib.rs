@@ -13,8 +13,10 @@ pub mod config;
 pub mod fairness;
 mod http;
 mod listen;
+pub mod mail;
 mod metrics_names;
 pub mod names;
+pub mod notify;
 mod outbox;
 mod refusal;
 mod replay;
@@ -52,6 +54,8 @@ pub enum ServerError {
     Store(#[from] StoreError),
     #[error("serving: {0}")]
     Io(#[from] std::io::Error),
+    #[error("reminders by email: {0}")]
+    Mail(#[from] mail::MailError),
 }
 
 /// How long shutdown waits for connections to say goodbye.
@@ -113,7 +117,15 @@ fn open_store(config: &Config) -> Result<Arc<dyn Store>, StoreError> {
 pub async fn run(listener: TcpListener, config: Config, shutdown: CancellationToken) -> Result<(), ServerError> {
     let config = Arc::new(config);
     let store = open_store(&config)?;
-    let app = Arc::new(App::new(config.clone(), store.clone(), prometheus()));
+    let mut app = App::new(config.clone(), store.clone(), prometheus());
+    // reminders by email when `--smtp-url` is set (`mail/`); addresses are purged in any case
+    if let Some(mailer) = mail::Mailer::from_config(&config)? {
+        let mailer = Arc::new(mailer);
+        app.notifier = Arc::new(mail::MailNotifier::new(mailer.clone(), store.clone(), app.tracker.clone()));
+        app.mail = Some(mailer);
+    }
+    let app = Arc::new(app);
+    tokio::spawn(mail::sweep_periodically(store.clone(), app.shutdown.clone()));
     if store.is_shared() {
         // other servers may claim our rooms: let go of those they take
         tokio::spawn(room::ownership::watch(room::ownership::Watch {
@@ -141,6 +153,15 @@ pub async fn run(listener: TcpListener, config: Config, shutdown: CancellationTo
         .route("/api/rooms/{code}/games", get(replay::archive))
         .route("/api/rooms/{code}/games/{game}/replay", get(replay::replay))
         .route("/api/rooms/{code}/games/{game}/steps", get(replay::steps))
+        .route("/api/mail", get(mail::mail_status))
+        .route(
+            "/api/rooms/{code}/reminders",
+            get(mail::get_reminders)
+                .put(mail::put_reminders)
+                .delete(mail::delete_reminders),
+        )
+        .route("/mail/confirm/{secret}", get(mail::confirm_page).post(mail::confirm_post))
+        .route("/mail/unsubscribe/{secret}", get(mail::unsubscribe_page).post(mail::unsubscribe_post))
         .route("/ws/{code}", get(ws::upgrade))
         .route("/healthz", get(http::healthz))
         .route("/readyz", get(http::readyz))

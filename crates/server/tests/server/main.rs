@@ -14,6 +14,7 @@ mod computer;
 mod durability;
 mod games;
 mod hidden_info;
+mod mail;
 mod memory;
 mod names;
 mod refusals;
