@@ -5,9 +5,12 @@
 #                         cannot import aiosmtpd; Debian's python3-aiosmtpd if pip cannot reach
 #                         PyPI), the sink started on 127.0.0.1 and a free port; mails go to
 #                         DIR/mails. Exports EVR_TEST_SMTP_PORT and EVR_TEST_SMTP_DIR.
-#   smtp_sink_stop        stops it (SIGTERM; it also stops by itself after an hour)
+#   smtp_sink_stop        stops the sink this shell started (SIGTERM; it also stops by itself
+#                         after an hour)
+#   smtp_sink_stop_dir DIR  stops the sink started in DIR by another shell (its pid file)
 
 SMTP_SINK_PID=""
+SMTP_SINK_DIR=""
 AIOSMTPD_VERSION="1.4.6"
 
 smtp_sink_python() {
@@ -35,6 +38,8 @@ smtp_sink_start() {
   "$python" scripts/mail/smtp_sink.py --dir "$dir/mails" --port-file "$dir/port" --max-secs 3600 \
     >"$dir/sink.log" 2>&1 &
   SMTP_SINK_PID=$!
+  SMTP_SINK_DIR="$dir"
+  echo "$SMTP_SINK_PID" >"$dir/pid"
   local waited=0
   while [ ! -s "$dir/port" ]; do
     if ! kill -0 "$SMTP_SINK_PID" 2>/dev/null || [ "$waited" -ge 300 ]; then
@@ -54,5 +59,12 @@ smtp_sink_stop() {
     kill "$SMTP_SINK_PID" 2>/dev/null
     wait "$SMTP_SINK_PID" 2>/dev/null
     SMTP_SINK_PID=""
+    rm -f "$SMTP_SINK_DIR/pid"
   fi
+}
+
+smtp_sink_stop_dir() {
+  [ -f "$1/pid" ] || return 0
+  kill "$(cat "$1/pid")" 2>/dev/null
+  rm -f "$1/pid"
 }

@@ -63,7 +63,7 @@ impl MailNotifier {
         on_store(&self.store, move |m| m.add_unsubscribe(&code, seat, &hash)).await?;
         let lang = MailLanguage::from_tag(&address.language);
         let opponent = match &reminder.opponent_name {
-            Some(name) => format!("“{name}”"),
+            Some(name) => texts::quoted(lang, name),
             None => texts::side(lang, reminder.side.opponent()).to_string(),
         };
         let unsubscribe_link = self.mailer.link(&format!("/mail/unsubscribe/{unsubscribe}"));

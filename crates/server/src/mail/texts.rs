@@ -28,6 +28,14 @@ pub(super) fn side(lang: MailLanguage, f: Faction) -> &'static str {
     }
 }
 
+/// An opponent's display name in quotes, as each language writes them.
+pub(super) fn quoted(lang: MailLanguage, name: &str) -> String {
+    match lang {
+        MailLanguage::En => format!("“{name}”"),
+        MailLanguage::ZhHant | MailLanguage::Ja => format!("「{name}」"),
+    }
+}
+
 /// A duration as people read it, to the minute: "2 days 3 h", "3 h 5 min", "4 min".
 pub(super) fn duration(lang: MailLanguage, ms: i64) -> String {
     let minutes = (ms.max(0) + 59_999) / 60_000;
