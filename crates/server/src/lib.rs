@@ -121,7 +121,11 @@ pub async fn run(listener: TcpListener, config: Config, shutdown: CancellationTo
     // reminders by email when `--smtp-url` is set (`mail/`); addresses are purged in any case
     if let Some(mailer) = mail::Mailer::from_config(&config)? {
         let mailer = Arc::new(mailer);
-        app.notifier = Arc::new(mail::MailNotifier::new(mailer.clone(), store.clone(), app.tracker.clone()));
+        app.notifier = Arc::new(mail::MailNotifier::new(
+            mailer.clone(),
+            store.clone(),
+            app.tracker.clone(),
+        ));
         app.mail = Some(mailer);
     }
     let app = Arc::new(app);
@@ -160,8 +164,14 @@ pub async fn run(listener: TcpListener, config: Config, shutdown: CancellationTo
                 .put(mail::put_reminders)
                 .delete(mail::delete_reminders),
         )
-        .route("/mail/confirm/{secret}", get(mail::confirm_page).post(mail::confirm_post))
-        .route("/mail/unsubscribe/{secret}", get(mail::unsubscribe_page).post(mail::unsubscribe_post))
+        .route(
+            "/mail/confirm/{secret}",
+            get(mail::confirm_page).post(mail::confirm_post),
+        )
+        .route(
+            "/mail/unsubscribe/{secret}",
+            get(mail::unsubscribe_page).post(mail::unsubscribe_post),
+        )
         .route("/ws/{code}", get(ws::upgrade))
         .route("/healthz", get(http::healthz))
         .route("/readyz", get(http::readyz))

@@ -3,7 +3,10 @@
 use evr_rules::Faction;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ReminderKind { YourTurn, TimeRunningOut }
+pub enum ReminderKind {
+    YourTurn,
+    TimeRunningOut,
+}
 
 /// One reminder, already recorded in the store as sent (at most once per decision and kind).
 #[derive(Clone, Debug)]
@@ -30,6 +33,8 @@ pub trait Notifier: Send + Sync + 'static {
 
 pub struct NoNotifier;
 impl Notifier for NoNotifier {
-    fn enabled(&self) -> bool { false }
+    fn enabled(&self) -> bool {
+        false
+    }
     fn send(&self, _: Reminder) {}
 }

@@ -31,7 +31,11 @@ pub async fn mail_status(State(app): State<Arc<App>>) -> Json<MailStatus> {
 }
 
 fn failed(e: &MailError) -> ApiError {
-    ApiError::internal(ErrorCode::StorageFailed, "the reminders could not be stored or read; try again", e)
+    ApiError::internal(
+        ErrorCode::StorageFailed,
+        "the reminders could not be stored or read; try again",
+        e,
+    )
 }
 
 /// The canonical room code and the seat of the request's bearer token, from the store.
@@ -92,7 +96,11 @@ pub async fn put_reminders(
     let (confirm, unsubscribe) = match (secrets::new_token(), secrets::new_token()) {
         (Ok(c), Ok(u)) => (c, u),
         (Err(e), _) | (_, Err(e)) => {
-            return Err(ApiError::internal(ErrorCode::StorageFailed, "no secret could be made; try again", &e));
+            return Err(ApiError::internal(
+                ErrorCode::StorageFailed,
+                "no secret could be made; try again",
+                &e,
+            ));
         }
     };
     let now_ms = unix_millis();

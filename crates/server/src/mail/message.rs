@@ -3,8 +3,8 @@
 //! mails without a page) and `Auto-Submitted` (RFC 3834: no auto-replies to a machine's mail).
 
 use lettre::Message;
-use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
 use lettre::message::Mailbox;
+use lettre::message::header::{ContentType, Header, HeaderName, HeaderValue};
 
 use super::{MailError, Mailer};
 

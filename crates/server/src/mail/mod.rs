@@ -231,7 +231,11 @@ mod tests {
     fn addresses_are_checked_and_masked() {
         let (email, key) = checked_email("  Ana.B@Example.org ").unwrap();
         assert_eq!(email, "Ana.B@Example.org");
-        assert_eq!(key, checked_email("ana.b@example.ORG").unwrap().1, "one key however it is typed");
+        assert_eq!(
+            key,
+            checked_email("ana.b@example.ORG").unwrap().1,
+            "one key however it is typed"
+        );
         for bad in [
             "",
             "ana",

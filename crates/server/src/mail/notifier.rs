@@ -46,7 +46,9 @@ impl MailNotifier {
         let game = tokio::task::spawn_blocking(move || store.load_game(&code, game_no))
             .await
             .map_err(|e| MailError::Task(e.to_string()))??;
-        let Some(game) = game else { return Ok(Delivery::NoSuchGame) };
+        let Some(game) = game else {
+            return Ok(Delivery::NoSuchGame);
+        };
         let seat = if reminder.side == game.creator_faction {
             StoredSeat::Creator
         } else {

@@ -30,7 +30,12 @@ fn html(status: StatusCode, lang: &str, title: &str, inner: &str) -> Response {
 }
 
 fn dead_link() -> Response {
-    html(StatusCode::NOT_FOUND, "en", "EvR Online", &format!("<p>{}</p>", texts::DEAD_LINK))
+    html(
+        StatusCode::NOT_FOUND,
+        "en",
+        "EvR Online",
+        &format!("<p>{}</p>", texts::DEAD_LINK),
+    )
 }
 
 fn trouble(e: &MailError) -> Response {
@@ -47,7 +52,10 @@ fn trouble(e: &MailError) -> Response {
 fn back_link(app: &App, a: &StoredAddress) -> String {
     let origin = app.config.public_origin.trim_end_matches('/');
     let words = texts::page(language(&a.language));
-    format!("<p><a class=\"button\" href=\"{origin}/r/{}\">{}</a></p>", a.code, words.back)
+    format!(
+        "<p><a class=\"button\" href=\"{origin}/r/{}\">{}</a></p>",
+        a.code, words.back
+    )
 }
 
 /// A secret from a link: 32 hex digits, or nothing (anything else is not a link of ours).
@@ -92,7 +100,9 @@ pub async fn confirm_page(State(app): State<Arc<App>>, ApiPath(secret): ApiPath<
 
 /// `POST /mail/confirm/{secret}`: the reminders are on.
 pub async fn confirm_post(State(app): State<Arc<App>>, ApiPath(secret): ApiPath<String>) -> Response {
-    let Some(hash) = hash_of(&secret) else { return dead_link() };
+    let Some(hash) = hash_of(&secret) else {
+        return dead_link();
+    };
     match on_store(&app.store, move |m| m.confirm(&hash, unix_millis())).await {
         Ok(Some(a)) => {
             tracing::info!(room = %a.code, seat = a.seat.as_str(), "reminder address confirmed");
@@ -119,7 +129,9 @@ pub async fn unsubscribe_page(State(app): State<Arc<App>>, ApiPath(secret): ApiP
 /// unsubscribe): the address is deleted. A link used already leads nowhere (404): its address is
 /// gone.
 pub async fn unsubscribe_post(State(app): State<Arc<App>>, ApiPath(secret): ApiPath<String>) -> Response {
-    let Some(hash) = hash_of(&secret) else { return dead_link() };
+    let Some(hash) = hash_of(&secret) else {
+        return dead_link();
+    };
     match on_store(&app.store, move |m| m.unsubscribe(&hash)).await {
         Ok(Some(a)) => {
             tracing::info!(room = %a.code, seat = a.seat.as_str(), "reminder address unsubscribed");

@@ -66,7 +66,9 @@ fn footer(lang: MailLanguage, unsubscribe: &str) -> String {
             "You get this because an address was given for reminders in this room. \
              Stop them (and have the address deleted): {unsubscribe}"
         ),
-        MailLanguage::ZhHant => format!("你收到這封信，是因為有人在這個房間留下了這個地址以接收提醒。停止提醒（並刪除地址）：{unsubscribe}"),
+        MailLanguage::ZhHant => {
+            format!("你收到這封信，是因為有人在這個房間留下了這個地址以接收提醒。停止提醒（並刪除地址）：{unsubscribe}")
+        }
         MailLanguage::Ja => format!(
             "このルームでお知らせの送り先としてこのアドレスが入力されたため、このメールが届きました。\
              お知らせを止める（アドレスを削除する）：{unsubscribe}"
@@ -151,7 +153,10 @@ pub(super) fn reminder(lang: MailLanguage, t: &ReminderText<'_>) -> (String, Str
         ),
         (MailLanguage::ZhHant, ReminderKind::TimeRunningOut) => (
             format!("房間 {room}：時間快到了（對手：{opponent}）"),
-            format!("在{}的房間 {room}，你做決定的時間快到了。對手：{opponent}。", game(lang)),
+            format!(
+                "在{}的房間 {room}，你做決定的時間快到了。對手：{opponent}。",
+                game(lang)
+            ),
         ),
         (MailLanguage::Ja, ReminderKind::YourTurn) => (
             format!("ルーム {room}：あなたの手番です（相手：{opponent}）"),
@@ -159,26 +164,34 @@ pub(super) fn reminder(lang: MailLanguage, t: &ReminderText<'_>) -> (String, Str
         ),
         (MailLanguage::Ja, ReminderKind::TimeRunningOut) => (
             format!("ルーム {room}：残り時間がわずかです（相手：{opponent}）"),
-            format!("{}のルーム {room} で、決定までの残り時間がわずかです。相手：{opponent}。", game(lang)),
+            format!(
+                "{}のルーム {room} で、決定までの残り時間がわずかです。相手：{opponent}。",
+                game(lang)
+            ),
         ),
     };
     let deadline = match lang {
-        MailLanguage::En => format!(
-            "Decide by {deadline_utc} (in {left}); a missed deadline loses the game on time."
-        ),
+        MailLanguage::En => format!("Decide by {deadline_utc} (in {left}); a missed deadline loses the game on time."),
         MailLanguage::ZhHant => format!("請在 {deadline_utc} 前（還有 {left}）做出決定；逾時即因超時輸掉這局。"),
-        MailLanguage::Ja => format!("{deadline_utc}まで（あと{left}）に決めてください。期限を過ぎると時間切れで負けになります。"),
+        MailLanguage::Ja => {
+            format!("{deadline_utc}まで（あと{left}）に決めてください。期限を過ぎると時間切れで負けになります。")
+        }
     };
     let back = match lang {
-        MailLanguage::En => format!(
-            "Back to the room: {room_link}\n(It opens your seat on the device where you play this room.)"
-        ),
+        MailLanguage::En => {
+            format!("Back to the room: {room_link}\n(It opens your seat on the device where you play this room.)")
+        }
         MailLanguage::ZhHant => format!("回到房間：{room_link}\n（在你進行這個房間的裝置上開啟你的座位。）"),
-        MailLanguage::Ja => format!("ルームに戻る：{room_link}\n（このルームで遊んでいる端末で、あなたの席が開きます。）"),
+        MailLanguage::Ja => {
+            format!("ルームに戻る：{room_link}\n（このルームで遊んでいる端末で、あなたの席が開きます。）")
+        }
     };
     (
         subject,
-        format!("{body}\n\n{deadline}\n\n{back}\n\n-- \n{}\n", footer(lang, t.unsubscribe)),
+        format!(
+            "{body}\n\n{deadline}\n\n{back}\n\n-- \n{}\n",
+            footer(lang, t.unsubscribe)
+        ),
     )
 }
 

@@ -105,7 +105,11 @@ async fn the_confirmation_mail_arrives_and_its_button_confirms() -> Result<()> {
     ensure!(mails.len() == 1, "one confirmation mail: {mails:?}");
     let mail = &mails[0];
     let shown = format!("{}-{}", &seats.code[..4], &seats.code[4..]);
-    ensure!(mail.subject.contains(&shown), "the room in the subject: {}", mail.subject);
+    ensure!(
+        mail.subject.contains(&shown),
+        "the room in the subject: {}",
+        mail.subject
+    );
     ensure!(mail.from.contains("reminders@evr.test"), "{}", mail.from);
     let unsubscribe = mail.link(&format!("{ORIGIN}/mail/unsubscribe/"))?;
     ensure!(
@@ -113,27 +117,49 @@ async fn the_confirmation_mail_arrives_and_its_button_confirms() -> Result<()> {
         "List-Unsubscribe: {:?}",
         mail.list_unsubscribe
     );
-    ensure!(mail.list_unsubscribe_post.as_deref() == Some("List-Unsubscribe=One-Click"), "{mail:?}");
-    ensure!(mail.raw.contains("Auto-Submitted: auto-generated"), "no auto-replies: {}", mail.raw);
+    ensure!(
+        mail.list_unsubscribe_post.as_deref() == Some("List-Unsubscribe=One-Click"),
+        "{mail:?}"
+    );
+    ensure!(
+        mail.raw.contains("Auto-Submitted: auto-generated"),
+        "no auto-replies: {}",
+        mail.raw
+    );
     let hint = settings(addr, &seats.code, &seats.creator_token).await?;
     ensure!(
         hint.email_hint.as_deref() == Some("c…@example.org") && !hint.confirmed,
         "masked and unconfirmed: {hint:?}"
     );
     ensure!(
-        settings(addr, &seats.code, &seats.guest_token).await?.email_hint.is_none(),
+        settings(addr, &seats.code, &seats.guest_token)
+            .await?
+            .email_hint
+            .is_none(),
         "the other seat has none"
     );
 
     // following the link shows a button and changes nothing (a mail scanner follows links too)
     let confirm = path_of(&mail.link(&format!("{ORIGIN}/mail/confirm/"))?)?;
     let (status, page) = support::http(addr, "GET", &confirm, None).await?;
-    ensure!(status == 200 && page.contains("<form method=\"post\">"), "{status} {page}");
-    ensure!(!settings(addr, &seats.code, &seats.creator_token).await?.confirmed, "a GET confirmed");
+    ensure!(
+        status == 200 && page.contains("<form method=\"post\">"),
+        "{status} {page}"
+    );
+    ensure!(
+        !settings(addr, &seats.code, &seats.creator_token).await?.confirmed,
+        "a GET confirmed"
+    );
     let (status, page) = support::http(addr, "POST", &confirm, None).await?;
     ensure!(status == 200 && page.contains("are on"), "{status} {page}");
-    ensure!(page.contains(&format!("{ORIGIN}/r/{}", seats.code)), "a link back to the room: {page}");
-    ensure!(settings(addr, &seats.code, &seats.creator_token).await?.confirmed, "confirmed");
+    ensure!(
+        page.contains(&format!("{ORIGIN}/r/{}", seats.code)),
+        "a link back to the room: {page}"
+    );
+    ensure!(
+        settings(addr, &seats.code, &seats.creator_token).await?.confirmed,
+        "confirmed"
+    );
     let (status, page) = support::http(addr, "POST", "/mail/confirm/0123456789abcdef0123456789abcdef", None).await?;
     ensure!(status == 404, "a made-up link: {status} {page}");
 
@@ -142,9 +168,22 @@ async fn the_confirmation_mail_arrives_and_its_button_confirms() -> Result<()> {
     ensure!(status == 202 && text.contains("already_confirmed"), "{status} {text}");
     ensure!(mails_to(&email)?.len() == 1, "no second mail");
     // forgotten on request
-    let (status, _) = support::http_as(addr, "DELETE", &reminders_path(&seats.code), None, Some(&seats.creator_token)).await?;
+    let (status, _) = support::http_as(
+        addr,
+        "DELETE",
+        &reminders_path(&seats.code),
+        None,
+        Some(&seats.creator_token),
+    )
+    .await?;
     ensure!(status == 204, "DELETE: {status}");
-    ensure!(settings(addr, &seats.code, &seats.creator_token).await?.email_hint.is_none(), "forgotten");
+    ensure!(
+        settings(addr, &seats.code, &seats.creator_token)
+            .await?
+            .email_hint
+            .is_none(),
+        "forgotten"
+    );
     server.stop().await
 }
 
@@ -163,10 +202,20 @@ async fn reminders_reach_confirmed_addresses_only_in_their_language() -> Result<
     let (status, text) = put(addr, &seats.code, &seats.guest_token, &guest, "ja").await?;
     ensure!(status == 202, "{status} {text}");
     let to_guest = reminder(&seats.code, seats.guest, ReminderKind::YourTurn, Some("Ana"));
-    ensure!(notifier.deliver(&to_guest).await? == Delivery::NoConfirmedAddress, "unconfirmed");
+    ensure!(
+        notifier.deliver(&to_guest).await? == Delivery::NoConfirmedAddress,
+        "unconfirmed"
+    );
     let no_address = reminder(&seats.code, seats.creator, ReminderKind::YourTurn, None);
-    ensure!(notifier.deliver(&no_address).await? == Delivery::NoConfirmedAddress, "no address");
-    ensure!(mails_to(&guest)?.len() == 1, "only the confirmation mail: {:?}", mails_to(&guest)?);
+    ensure!(
+        notifier.deliver(&no_address).await? == Delivery::NoConfirmedAddress,
+        "no address"
+    );
+    ensure!(
+        mails_to(&guest)?.len() == 1,
+        "only the confirmation mail: {:?}",
+        mails_to(&guest)?
+    );
 
     // confirmed: "your turn" in Japanese, naming the opponent and the room, with its link
     let confirm = path_of(&mails_to(&guest)?[0].link(&format!("{ORIGIN}/mail/confirm/"))?)?;
@@ -181,10 +230,21 @@ async fn reminders_reach_confirmed_addresses_only_in_their_language() -> Result<
         mail.subject
     );
     let room_link = format!("{ORIGIN}/r/{}", seats.code);
-    ensure!(mail.link(&room_link)? == room_link, "the room's own link, nothing more: {}", mail.body);
-    ensure!(mail.body.contains(" UTC") && mail.body.contains("あと2日3時間"), "the deadline: {}", mail.body);
+    ensure!(
+        mail.link(&room_link)? == room_link,
+        "the room's own link, nothing more: {}",
+        mail.body
+    );
+    ensure!(
+        mail.body.contains(" UTC") && mail.body.contains("あと2日3時間"),
+        "the deadline: {}",
+        mail.body
+    );
     let unsubscribe = mail.link(&format!("{ORIGIN}/mail/unsubscribe/"))?;
-    ensure!(mail.list_unsubscribe.as_deref() == Some(format!("<{unsubscribe}>").as_str()), "{mail:?}");
+    ensure!(
+        mail.list_unsubscribe.as_deref() == Some(format!("<{unsubscribe}>").as_str()),
+        "{mail:?}"
+    );
 
     // "time is running out" in 繁體中文 to the creator, who plays the other side; no name: the side
     confirmed(addr, &seats.code, &seats.creator_token, &creator, "zh-Hant").await?;
@@ -215,7 +275,10 @@ async fn reminders_reach_confirmed_addresses_only_in_their_language() -> Result<
     let normalize = |m: &Mail, code: &str| -> Result<String> {
         let secret = m.link(&format!("{ORIGIN}/mail/unsubscribe/"))?;
         let shown = format!("{}-{}", &code[..4], &code[4..]);
-        Ok(m.body.replace(&secret, "UNSUB").replace(code, "CODE").replace(&shown, "CODE"))
+        Ok(m.body
+            .replace(&secret, "UNSUB")
+            .replace(code, "CODE")
+            .replace(&shown, "CODE"))
     };
     ensure!(
         normalize(&mail, &seats.code)? == normalize(&mail2, &other.code)?,
@@ -239,17 +302,41 @@ async fn an_unsubscribe_link_stops_the_mail() -> Result<()> {
     let to_creator = reminder(&seats.code, seats.creator, ReminderKind::YourTurn, Some("Bo"));
     ensure!(notifier.deliver(&to_creator).await? == Delivery::Sent, "sent");
     let mail = wait_for(&email, 2).await?.remove(1);
-    ensure!(mail.subject == format!("Your turn in room {}-{} against “Bo”", &seats.code[..4], &seats.code[4..]), "{}", mail.subject);
+    ensure!(
+        mail.subject
+            == format!(
+                "Your turn in room {}-{} against “Bo”",
+                &seats.code[..4],
+                &seats.code[4..]
+            ),
+        "{}",
+        mail.subject
+    );
     let link = path_of(&mail.link(&format!("{ORIGIN}/mail/unsubscribe/"))?)?;
     // following it shows a button; the address stays until it is pressed
     let (status, page) = support::http(addr, "GET", &link, None).await?;
-    ensure!(status == 200 && page.contains("<form method=\"post\">"), "{status} {page}");
-    ensure!(settings(addr, &seats.code, &seats.creator_token).await?.confirmed, "a GET unsubscribed");
+    ensure!(
+        status == 200 && page.contains("<form method=\"post\">"),
+        "{status} {page}"
+    );
+    ensure!(
+        settings(addr, &seats.code, &seats.creator_token).await?.confirmed,
+        "a GET unsubscribed"
+    );
     // a mail program's one-click unsubscribe (RFC 8058)
     let (status, page) = support::http(addr, "POST", &link, None).await?;
     ensure!(status == 200 && page.contains("are off"), "{status} {page}");
-    ensure!(settings(addr, &seats.code, &seats.creator_token).await?.email_hint.is_none(), "deleted");
-    ensure!(notifier.deliver(&to_creator).await? == Delivery::NoConfirmedAddress, "no more reminders");
+    ensure!(
+        settings(addr, &seats.code, &seats.creator_token)
+            .await?
+            .email_hint
+            .is_none(),
+        "deleted"
+    );
+    ensure!(
+        notifier.deliver(&to_creator).await? == Delivery::NoConfirmedAddress,
+        "no more reminders"
+    );
     ensure!(mails_to(&email)?.len() == 2, "nothing after the unsubscribe");
     let (status, _) = support::http(addr, "POST", &link, None).await?;
     ensure!(status == 404, "a used link leads nowhere: {status}");
@@ -283,7 +370,10 @@ async fn the_limits_refuse_a_flood_and_send_nothing_beyond_them() -> Result<()> 
     let fresh = support::create_and_join(addr, evr_rules::Mode::Full).await?;
     let last = address("eleventh");
     let (status, text) = put(addr, &fresh.code, &fresh.creator_token, &last, "en").await?;
-    ensure!(status == 429 && text.contains("rate_limited"), "the eleventh request: {status} {text}");
+    ensure!(
+        status == 429 && text.contains("rate_limited"),
+        "the eleventh request: {status} {text}"
+    );
     ensure!(mails_to(&last)?.is_empty(), "nothing sent");
     server.stop().await
 }
@@ -311,7 +401,11 @@ async fn addresses_are_deleted_seven_days_after_the_game() -> Result<()> {
     let seen = now_ms();
     sweep(&store, seen).await?;
     let kept = |code: &str| -> Result<bool> {
-        Ok(store.mail().context("mail")?.seat_address(code, StoredSeat::Creator)?.is_some())
+        Ok(store
+            .mail()
+            .context("mail")?
+            .seat_address(code, StoredSeat::Creator)?
+            .is_some())
     };
     sweep(&store, seen + KEEP_AFTER_GAME_OVER_MS - 1).await?;
     ensure!(kept(&ended.code)? && kept(&playing.code)?, "kept until the 7th day");
@@ -320,7 +414,10 @@ async fn addresses_are_deleted_seven_days_after_the_game() -> Result<()> {
     ensure!(!kept(&ended.code)?, "deleted 7 days after the game");
     ensure!(kept(&playing.code)?, "a game in play keeps its address");
     ensure!(
-        settings(addr, &ended.code, &ended.creator_token).await?.email_hint.is_none(),
+        settings(addr, &ended.code, &ended.creator_token)
+            .await?
+            .email_hint
+            .is_none(),
         "the API says so too"
     );
     server.stop().await

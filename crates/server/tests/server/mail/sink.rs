@@ -65,7 +65,10 @@ pub struct Mail {
 impl Mail {
     /// The first link in the body that starts with `prefix` (up to the next space or line end).
     pub fn link(&self, prefix: &str) -> Result<String> {
-        let start = self.body.find(prefix).with_context(|| format!("no {prefix}… link in {:?}", self.body))?;
+        let start = self
+            .body
+            .find(prefix)
+            .with_context(|| format!("no {prefix}… link in {:?}", self.body))?;
         let rest = &self.body[start..];
         let end = rest.find(|c: char| c.is_whitespace()).unwrap_or(rest.len());
         Ok(rest[..end].to_string())
@@ -94,7 +97,9 @@ pub fn mails_to(to: &str) -> Result<Vec<Mail>> {
             subject: message.subject().unwrap_or_default().to_string(),
             body: message.body_text(0).map(|b| b.to_string()).unwrap_or_default(),
             list_unsubscribe: message.header_raw("List-Unsubscribe").map(|v| v.trim().to_string()),
-            list_unsubscribe_post: message.header_raw("List-Unsubscribe-Post").map(|v| v.trim().to_string()),
+            list_unsubscribe_post: message
+                .header_raw("List-Unsubscribe-Post")
+                .map(|v| v.trim().to_string()),
             from: message.header_raw("From").unwrap_or_default().trim().to_string(),
             raw: String::from_utf8_lossy(&raw).into_owned(),
         });
