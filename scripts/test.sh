@@ -3,7 +3,8 @@
 # Needs the Rust toolchain and Node.js with npm (both on every machine of this kind); installs the
 # npm packages itself, Debian's chromium and CJK fonts (apt-get) for the end-to-end test, and
 # PostgreSQL and HAProxy (apt-get) for the store contract and the cluster tests: it starts a
-# throwaway PostgreSQL cluster on loopback (scripts/cluster/services.sh) and stops it at the end.
+# throwaway PostgreSQL cluster on loopback (scripts/cluster/services.sh) and stops it at the end,
+# and aiosmtpd (PyPI, in a venv) for an SMTP server on loopback for the mail tests (scripts/mail/).
 #
 #   bash scripts/test.sh           everything (what CI runs)
 #   bash scripts/test.sh --quick   daily work: formatting, lints, unit and integration tests;
@@ -32,7 +33,9 @@ SERVICES_DIR="$(mktemp -d "${TMPDIR:-/tmp}/evr-services.XXXXXX")"
 chmod 711 "$SERVICES_DIR"
 # shellcheck source=cluster/services.sh
 source scripts/cluster/services.sh
-trap 'services_stop; rm -rf "$LOG" "$SERVICES_DIR"' EXIT
+# shellcheck source=mail/sink.sh
+source scripts/mail/sink.sh
+trap 'services_stop; smtp_sink_stop_dir "$SERVICES_DIR/smtp"; rm -rf "$LOG" "$SERVICES_DIR"' EXIT
 
 # The number after `word` on the summary lines of a step's output, summed ("test result: ok. 12
 # passed; 0 failed" from cargo, "Tests  76 passed (76)" from vitest, "ℹ pass 3" from node --test).
@@ -169,6 +172,20 @@ step vitest "browser client: round results against the engine over 200 random ga
 step cargo "backups: three taken while 200 games are played, each restored, every game checked" \
   bash -c 'cargo build --release --locked -p evr-server -p evr-loadgen -p evr-cli --features evr-server/test-days &&
     cargo test --release --locked -p evr-server --features evr-server/test-days --test server backup:: -- --ignored'
+
+# Reminders by email against a real SMTP server: scripts/mail/smtp_sink.py (aiosmtpd from PyPI, in a
+# venv it keeps in ~/.cache) on loopback, started and stopped inside the step; the server's mail
+# tests (tests/server/mail/) read the mails it stores (~10 s with aiosmtpd installed, ~20 s the
+# first time).
+mail_tests() {
+  smtp_sink_start "$SERVICES_DIR/smtp" || return 1
+  cargo test --release --locked -p evr-server "${TEST_DAYS[@]}" --test server mail:: -- --ignored
+  local status=$?
+  smtp_sink_stop
+  return "$status"
+}
+step cargo "reminders by email: confirmation, reminders, unsubscribe, limits, purge against a real SMTP server (aiosmtpd)" \
+  mail_tests
 
 # The rolling restart (tests/cluster/roll.rs) plays 300 human-paced matches twice, with and without
 # the roll: ~2.5 minutes of this step. The correspondence deadlines through two kills (deadlines.rs):

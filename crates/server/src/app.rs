@@ -39,8 +39,10 @@ pub struct App {
     /// Join codes tried per client address (`seat_api.rs`).
     pub join_limiter: DefaultKeyedRateLimiter<IpAddr>,
     pub prometheus: PrometheusHandle,
-    /// Where correspondence rooms' reminders go (`crate::notify`; none by default).
+    /// Where reminders go (`crate::notify`): `NoNotifier` unless `--smtp-url` is set.
     pub notifier: Arc<dyn crate::notify::Notifier>,
+    /// The mail sender of the reminders' API and links (`crate::mail`); `None` without `--smtp-url`.
+    pub mail: Option<Arc<crate::mail::Mailer>>,
 }
 
 impl App {
@@ -61,6 +63,7 @@ impl App {
             join_limiter: RateLimiter::keyed(Quota::per_minute(join_codes)),
             prometheus,
             notifier: Arc::new(crate::notify::NoNotifier),
+            mail: None,
         }
     }
 

@@ -89,6 +89,17 @@ pub struct Config {
     #[cfg(not(feature = "test-days"))]
     #[arg(skip = 86_400u64)]
     pub day_secs: u64,
+    /// The SMTP server that sends reminders by email (`crate::mail`): `smtp://HOST:PORT` (no TLS:
+    /// a relay on the same host), `smtp://HOST:PORT?tls=required` (STARTTLS, refused without it),
+    /// `smtps://HOST:PORT` (TLS from the start), with `USER:PASSWORD@` before the host to log in
+    /// (percent-encoded; never logged). Empty: no reminders are offered. Needs `--public-origin`
+    /// (the links in the mails).
+    #[arg(long, env = "EVR_SMTP_URL", default_value = "")]
+    pub smtp_url: String,
+    /// The sender of reminders, e.g. `EvR Online <reminders@evr.example>`. Empty: `EvR Online
+    /// <noreply@HOST>` with the host of `--public-origin`.
+    #[arg(long, env = "EVR_MAIL_FROM", default_value = "")]
+    pub mail_from: String,
     /// Log as JSON lines.
     #[arg(long, env = "EVR_LOG_JSON", default_value_t = false)]
     pub log_json: bool,
@@ -154,6 +165,8 @@ impl Config {
             day_secs: 86_400,
             #[cfg(feature = "test-days")]
             test_event_log: None,
+            smtp_url: String::new(),
+            mail_from: String::new(),
             log_json: false,
             drain_secs: 0,
         }

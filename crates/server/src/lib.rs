@@ -14,6 +14,7 @@ mod deadlines;
 pub mod fairness;
 mod http;
 mod listen;
+pub mod mail;
 mod metrics_names;
 pub mod names;
 pub mod notify;
@@ -55,6 +56,8 @@ pub enum ServerError {
     Store(#[from] StoreError),
     #[error("serving: {0}")]
     Io(#[from] std::io::Error),
+    #[error("reminders by email: {0}")]
+    Mail(#[from] mail::MailError),
 }
 
 /// How long shutdown waits for connections to say goodbye.
@@ -163,6 +166,17 @@ async fn serve_with(
     let config = Arc::new(config);
     let store = open_store(&config)?;
     let mut app = App::new(config.clone(), store.clone(), prometheus());
+    // reminders by email when `--smtp-url` is set (`mail/`); addresses are purged in any case
+    if let Some(mailer) = mail::Mailer::from_config(&config)? {
+        let mailer = Arc::new(mailer);
+        app.notifier = Arc::new(mail::MailNotifier::new(
+            mailer.clone(),
+            store.clone(),
+            app.tracker.clone(),
+        ));
+        app.mail = Some(mailer);
+    }
+    // a notifier given by the caller (in-process tests) wins
     if let Some(notifier) = notifier {
         app.notifier = notifier;
     }
@@ -173,6 +187,7 @@ async fn serve_with(
     let app = Arc::new(app);
     // correspondence deadlines and reminders due in rooms nobody holds (`deadlines.rs`)
     tokio::spawn(deadlines::sweep(app.clone()));
+    tokio::spawn(mail::sweep_periodically(store.clone(), app.shutdown.clone()));
     if store.is_shared() {
         // other servers may claim our rooms: let go of those they take
         tokio::spawn(room::ownership::watch(room::ownership::Watch {
@@ -200,6 +215,21 @@ async fn serve_with(
         .route("/api/rooms/{code}/games", get(replay::archive))
         .route("/api/rooms/{code}/games/{game}/replay", get(replay::replay))
         .route("/api/rooms/{code}/games/{game}/steps", get(replay::steps))
+        .route("/api/mail", get(mail::mail_status))
+        .route(
+            "/api/rooms/{code}/reminders",
+            get(mail::get_reminders)
+                .put(mail::put_reminders)
+                .delete(mail::delete_reminders),
+        )
+        .route(
+            "/mail/confirm/{secret}",
+            get(mail::confirm_page).post(mail::confirm_post),
+        )
+        .route(
+            "/mail/unsubscribe/{secret}",
+            get(mail::unsubscribe_page).post(mail::unsubscribe_post),
+        )
         .route("/ws/{code}", get(ws::upgrade))
         .route("/healthz", get(http::healthz))
         .route("/readyz", get(http::readyz))

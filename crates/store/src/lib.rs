@@ -13,6 +13,7 @@ mod checkpoint;
 mod columns;
 mod deadlines;
 mod group_commit;
+mod mail;
 mod postgres;
 mod postgres_deadlines;
 mod postgres_reads;
@@ -35,6 +36,11 @@ use tokio::sync::oneshot;
 
 pub use self::deadlines::{Deadlines, DueDecision, ReminderKind, StoredDeadlines, StoredReminder, Wake};
 pub use self::secret::GameSecret;
+
+pub use self::mail::{
+    KEEP_AFTER_GAME_OVER_MS, LIMIT_WINDOW_MS, MailLimits, MailLink, MailStore, NewAddress, Purged, Registered,
+    StoredAddress,
+};
 
 pub use self::postgres::PostgresStore;
 pub use self::sqlite::SqliteStore;
@@ -274,6 +280,12 @@ pub trait Store: Send + Sync + 'static {
 
     /// Stops taking writes and waits until what was queued is committed.
     fn close(&self) {}
+
+    /// The seats' email addresses for reminders (`mail.rs`), kept beside the rooms; `None` in a
+    /// store without them (tests' stores).
+    fn mail(&self) -> Option<&dyn MailStore> {
+        None
+    }
 }
 
 /// A seat of a room, as stored: the creator's, or the guest's (who joined).

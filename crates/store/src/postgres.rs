@@ -265,6 +265,10 @@ impl Store for PostgresStore {
         self.read(move |c| async move { postgres_deadlines::load_deadlines(&c, &code, game_no).await })
     }
 
+    fn mail(&self) -> Option<&dyn super::MailStore> {
+        Some(self)
+    }
+
     fn load_room(&self, code: &str) -> Result<Option<StoredRoom>, StoreError> {
         let code = code.to_string();
         self.read(move |c| async move { load_room(&c, &code).await })
@@ -300,6 +304,9 @@ impl Store for PostgresStore {
         }
     }
 }
+
+#[path = "mail_postgres.rs"]
+pub(super) mod mail;
 
 impl Drop for PostgresStore {
     fn drop(&mut self) {

@@ -8,7 +8,9 @@ use tokio_postgres::Client;
 use super::StoreError;
 
 /// Each version's statements, in order: version N is `MIGRATIONS[N - 1]`. Version 1: SQLite's
-/// version 7; version 2: seats (SQLite's version 8: join codes, names, devices, transfer links).
+/// version 7; version 2: seats (SQLite's version 8: join codes, names, devices, transfer links);
+/// version 3: correspondence deadlines (SQLite's version 9); version 4: mail addresses (SQLite's
+/// version 10).
 const MIGRATIONS: &[&str] = &[
     "
 CREATE TABLE rooms (
@@ -79,6 +81,8 @@ CREATE TABLE seat_transfers (
 ",
     // version 3: correspondence deadlines (SQLite's version 9)
     super::deadlines::SCHEMA,
+    // version 4: the seats' email addresses for reminders (SQLite's version 10, `mail_postgres.rs`)
+    super::postgres::mail::MAIL_SCHEMA,
 ];
 
 /// The schema version this server writes.

@@ -142,6 +142,10 @@ impl Store for SqliteStore {
     fn submit(&self, epoch: Epoch, op: WriteOp) -> oneshot::Receiver<Result<(), StoreError>> {
         self.writer.submit(epoch, op)
     }
+
+    fn mail(&self) -> Option<&dyn super::MailStore> {
+        Some(self)
+    }
 }
 
 impl Drop for SqliteStore {
@@ -379,6 +383,9 @@ fn apply(conn: &Connection, write: &Write) -> Result<bool, rusqlite::Error> {
     }
     .map(|rows| rows > 0)
 }
+
+#[path = "mail_sqlite.rs"]
+pub(super) mod mail;
 
 #[cfg(test)]
 #[path = "sqlite_tests.rs"]

@@ -107,8 +107,12 @@ CREATE TABLE seat_transfers (
 /// and the reminders recorded as sent.
 const DEADLINES: &str = super::deadlines::SCHEMA;
 
+/// Version 10: the seats' email addresses for reminders, their unsubscribe links and the log of
+/// confirmation mails the limits count (`mail_sqlite.rs`).
+const MAIL: &str = super::sqlite::mail::MAIL_SCHEMA;
+
 /// Every version's statements, in order: version N is `STEPS[N - 1]`.
-const STEPS: [&str; 9] = [
+const STEPS: [&str; 10] = [
     SCHEMA,
     SEED_KEYS,
     REVEAL,
@@ -118,6 +122,7 @@ const STEPS: [&str; 9] = [
     OWNER_EPOCH,
     SEATS,
     DEADLINES,
+    MAIL,
 ];
 
 /// The schema version (SQLite's `user_version`) this store writes.

@@ -16,6 +16,7 @@ mod drain;
 mod durability;
 mod games;
 mod hidden_info;
+mod mail;
 mod memory;
 mod names;
 mod old_release;

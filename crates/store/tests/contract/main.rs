@@ -8,5 +8,6 @@
 
 mod core;
 mod deadlines;
+mod mail;
 mod seats;
 mod support;
