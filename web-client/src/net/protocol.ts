@@ -81,3 +81,24 @@ export const FACTIONS = ["rebel", "imperial"] as const;
 export function otherFaction(f: "rebel" | "imperial"): "rebel" | "imperial" {
   return f === "rebel" ? "imperial" : "rebel";
 }
+
+// The reminder bodies of the mail API (docs: proto/PROTOCOL.md, "Reminders by email"). Declared here
+// until the mail part's generated types (crates/protocol/src/mail.rs) are in proto/ts.
+/** `GET /api/mail`. */
+export interface MailStatus {
+  enabled: boolean;
+}
+/** `PUT /api/rooms/{code}/reminders`. */
+export interface ReminderRequest {
+  email: string;
+  language: "en" | "zh-Hant" | "ja";
+}
+/** The answer to the `PUT`. */
+export interface ReminderSet {
+  status: "confirmation_sent" | "already_confirmed";
+}
+/** `GET /api/rooms/{code}/reminders`: a masked hint of the address, never the address. */
+export interface ReminderStatus {
+  email_hint: string | null;
+  confirmed: boolean;
+}

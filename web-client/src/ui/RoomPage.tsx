@@ -15,6 +15,7 @@ import { FairnessPanel } from "./Fairness";
 import { GameOver } from "./GameOver";
 import { Lobby } from "./Lobby";
 import { MoveSeat } from "./MoveSeat";
+import { overDays, Reminders } from "./Reminders";
 import { Planning } from "./Planning";
 import { Reference } from "./Reference";
 import { SettingsMenu } from "./Settings";
@@ -171,13 +172,17 @@ function Room({ code, store }: { code: string; store: GameStore }) {
   // an opponent's rematch offer shows in the tab's title too, for a player looking elsewhere
   const asked = store.room.value?.rematch_requested;
   const offered = !!me && !!asked && asked[me === "rebel" ? 1 : 0] && !asked[me === "rebel" ? 0 : 1];
+  // a room over days: the opponent being away is how it is played (no notice unless the server
+  // offers a claim), and reminders by email are offered under the game
+  const days = overDays(store.room.value?.options.clock);
+  const over = view?.phase === "game_over" || store.forfeited.value;
   const title = `${offered ? `${t("over.offerTitle")} · ` : ""}${t("header.room", { code: displayCode(code) })} · ${t("app.title")}`;
   useTurnAlerts(store, title);
   return (
     <div class={`room ${me ?? "spectator"}`}>
       <Header code={code} store={store} />
       <main class={`page${wide ? " wide" : ""}`}>
-        {opp && oppSeat?.taken && !oppSeat.connected && view?.phase !== "game_over" && !store.forfeited.value && (
+        {opp && oppSeat?.taken && !oppSeat.connected && !over && (!days || oppSeat.claim_in_seconds !== null) && (
           <AwayNotice
             side={playerName(opp, store.names.value)}
             claimIn={oppSeat.claim_in_seconds}
@@ -186,6 +191,7 @@ function Room({ code, store }: { code: string; store: GameStore }) {
           />
         )}
         {body}
+        {days && me && view && !over && <Reminders code={code} />}
         <ErrorToast store={store} />
         {view && presence && <ChatPanel store={store} />}
         {view && <LogDrawer store={store} />}
