@@ -3,10 +3,20 @@
 /**
  * The clocks as the server had them when it sent this: each player's time left, and whose clock
  * is running (a seat's runs while it has something to decide; both during simultaneous choices).
- * A client counts a running clock down from the moment it received this.
+ * A client counts a running clock down from the moment it received this. In a correspondence
+ * room the time left is the time to that side's deadline.
  */
 export type ClockView = { 
 /**
  * Milliseconds left, `[rebel, imperial]`.
  */
-remaining_ms: [number, number], running: [boolean, boolean], };
+remaining_ms: [number, number], running: [boolean, boolean], 
+/**
+ * Correspondence rooms: when each side's current decision must be made, in milliseconds since
+ * the epoch, `[rebel, imperial]` (`null`: that side owes nothing). Always `null` in live rooms.
+ */
+deadline_unix_ms: [number | null, number | null], 
+/**
+ * Correspondence rooms: the days each decision may take; `null` in live rooms.
+ */
+days_per_decision: number | null, };

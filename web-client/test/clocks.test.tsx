@@ -33,7 +33,15 @@ describe("clocks", () => {
 
   it("counts down only the running side, from when the server's word arrived; updates renew it", () => {
     const now = { t: 1_000 };
-    const store = storeWith({ remaining_ms: [50_000, 40_000], running: [true, false] }, now);
+    const store = storeWith(
+      {
+        remaining_ms: [50_000, 40_000],
+        running: [true, false],
+        deadline_unix_ms: [null, null],
+        days_per_decision: null,
+      },
+      now,
+    );
     expect(clockLeft(store, 1_000)).toEqual([50_000, 40_000]);
     expect(clockLeft(store, 6_000)).toEqual([45_000, 40_000]);
     expect(clockLeft(store, 100_000)).toEqual([0, 40_000]);
@@ -43,16 +51,37 @@ describe("clocks", () => {
       seq: 4,
       changes: {},
       events: [],
-      clock: { remaining_ms: [44_000, 40_000], running: [false, true] },
+      clock: {
+        remaining_ms: [44_000, 40_000],
+        running: [false, true],
+        deadline_unix_ms: [null, null],
+        days_per_decision: null,
+      },
     });
     expect(clockLeft(store, 9_000)).toEqual([44_000, 38_000]);
-    store.apply({ type: "clock", clock: { remaining_ms: [44_000, 0], running: [false, false] } });
+    store.apply({
+      type: "clock",
+      clock: {
+        remaining_ms: [44_000, 0],
+        running: [false, false],
+        deadline_unix_ms: [null, null],
+        days_per_decision: null,
+      },
+    });
     expect(clockLeft(store, 90_000)).toEqual([44_000, 0]);
   });
 
   it("shows both clocks, the running one lit, red under 30 seconds; nothing without a clock", () => {
     const now = { t: Date.now() };
-    const store = storeWith({ remaining_ms: [125_000, 29_600], running: [false, true] }, now);
+    const store = storeWith(
+      {
+        remaining_ms: [125_000, 29_600],
+        running: [false, true],
+        deadline_unix_ms: [null, null],
+        days_per_decision: null,
+      },
+      now,
+    );
     act(() => render(<Clocks store={store} />, root()));
     const clocks = [...root().querySelectorAll(".clock")];
     expect(clocks.map((c) => c.querySelector(".time")?.textContent)).toEqual(["2:05", "0:29"]);

@@ -59,7 +59,15 @@ describe("a side's strip", () => {
 describe("clocks", () => {
   it("say which one runs in words, not by an outline alone", () => {
     const store = storeWith(makeView());
-    store.apply({ type: "clock", clock: { remaining_ms: [60_000, 50_000], running: [true, false] } });
+    store.apply({
+      type: "clock",
+      clock: {
+        remaining_ms: [60_000, 50_000],
+        running: [true, false],
+        deadline_unix_ms: [null, null],
+        days_per_decision: null,
+      },
+    });
     act(() => render(<Clocks store={store} />, root));
     const running = root.querySelector(".clock.running")!;
     expect(running.querySelector(".run-text")?.textContent).toContain("(running)");

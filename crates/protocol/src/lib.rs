@@ -40,7 +40,7 @@ pub mod typescript;
 
 pub use chat::{CHAT_HISTORY, ChatAuthor, ChatBody, ChatChannel, ChatMessage, MAX_CHAT_CHARS, Phrase};
 pub use client::ClientMsg;
-pub use clock::{ClockView, ForfeitReason, TimeControl};
+pub use clock::{ClockView, Correspondence, ForfeitReason, LiveClock, TimeControl};
 pub use error_code::ErrorCode;
 pub use http::{
     ApiErrorBody, CREATE_ROOM_PATH, CreatedRoom, GameArchive, GameSummary, JoinedRoom, RoomStatus, games_path,

@@ -8,12 +8,12 @@
 
 use std::time::{Duration, Instant};
 
-use evr_protocol::{ClockView, TimeControl};
+use evr_protocol::{ClockView, LiveClock};
 use evr_rules::{ByFaction, Faction};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Clock {
-    control: TimeControl,
+    control: LiveClock,
     remaining: ByFaction<Duration>,
     running: ByFaction<bool>,
     /// Up to when the running sides were charged.
@@ -22,13 +22,13 @@ pub struct Clock {
 
 impl Clock {
     /// Full banks, nothing running.
-    pub fn new(control: TimeControl, now: Instant) -> Clock {
+    pub fn new(control: LiveClock, now: Instant) -> Clock {
         let bank = Duration::from_secs(u64::from(control.bank_secs));
         Clock::restore(control, ByFaction::splat(bank), now)
     }
 
     /// The banks as stored, nothing running.
-    pub fn restore(control: TimeControl, remaining: ByFaction<Duration>, now: Instant) -> Clock {
+    pub fn restore(control: LiveClock, remaining: ByFaction<Duration>, now: Instant) -> Clock {
         Clock {
             control,
             remaining,
@@ -101,6 +101,8 @@ impl Clock {
         ClockView {
             remaining_ms: self.remaining_at(now).map(|d| d.as_millis() as u64),
             running: self.running,
+            deadline_unix_ms: ByFaction::splat(None),
+            days_per_decision: None,
         }
     }
 }
@@ -109,7 +111,7 @@ impl Clock {
 mod tests {
     use super::*;
 
-    const TEN_PLUS_FIVE: TimeControl = TimeControl {
+    const TEN_PLUS_FIVE: LiveClock = LiveClock {
         bank_secs: 10,
         increment_secs: 5,
     };

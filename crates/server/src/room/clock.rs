@@ -27,7 +27,7 @@ const RETRY: Duration = Duration::from_secs(1);
 impl Room {
     /// A new game's clock (full banks), running at once when both seats are taken.
     pub(super) fn fresh_clock(&self, now: Instant) -> Option<Clock> {
-        let mut clock = Clock::new(self.options.clock?, now);
+        let mut clock = Clock::new(self.options.clock?.live()?, now);
         if self.seat_hashes[Seat::Guest].is_some() {
             clock.run(now, &deciding(&self.current.game));
         }
@@ -37,7 +37,7 @@ impl Room {
     /// A recovered game's clock: the banks stored with its last action (full if none), running
     /// from now — the time the server was away is nobody's.
     pub(super) fn recovered_clock(&self, actions: &[StoredAction], now: Instant) -> Option<Clock> {
-        let control = self.options.clock?;
+        let control = self.options.clock?.live()?;
         let bank = Duration::from_secs(u64::from(control.bank_secs));
         let remaining = actions
             .iter()

@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, ensure};
 use evr_protocol::{
-    ClockView, ComputerLevel, ErrorCode, ForfeitReason, GameArchive, Opponent, RoomOptions, ServerMsg, TimeControl,
-    games_path,
+    ClockView, ComputerLevel, ErrorCode, ForfeitReason, GameArchive, LiveClock, Opponent, RoomOptions, ServerMsg,
+    TimeControl, games_path,
 };
 use evr_rules::{ByFaction, Mode};
 
@@ -16,10 +16,10 @@ use crate::support::{self, Client};
 
 fn with_clock(bank_secs: u32, increment_secs: u32) -> RoomOptions {
     RoomOptions {
-        clock: Some(TimeControl {
+        clock: Some(TimeControl::Live(LiveClock {
             bank_secs,
             increment_secs,
-        }),
+        })),
         ..support::options(Mode::Full)
     }
 }
@@ -46,7 +46,12 @@ async fn a_clock_that_runs_out_loses_the_game_on_time() -> Result<()> {
     let addr = server.addr;
     let created = support::create_room(addr, &with_clock(2, 0)).await?;
     let (mut a, wa) = Client::hello(addr, &created.code, Some(&created.token), None).await?;
-    let before = wa.room.options.clock.context("the room's time control")?;
+    let before = wa
+        .room
+        .options
+        .clock
+        .and_then(|c| c.live())
+        .context("the room's live clock")?;
     assert_eq!(before.bank_secs, 2);
     let c = recv_welcome_clock(&a)?;
     assert_eq!(

@@ -4,7 +4,9 @@
 //! test ran, are masked; everything else is compared byte for byte).
 
 use anyhow::Result;
-use evr_protocol::{ChatBody, ChatChannel, ClientMsg, Phrase, RoomOptions, ServerMsg, SideChoice, TimeControl};
+use evr_protocol::{
+    ChatBody, ChatChannel, ClientMsg, LiveClock, Phrase, RoomOptions, ServerMsg, SideChoice, TimeControl,
+};
 use evr_rules::{Action, Mode};
 use serde_json::{Value, json};
 
@@ -35,10 +37,10 @@ async fn secret_phase(rebel_characters: [&str; 4], rebel_strategy: &str) -> Resu
     let server = support::start_with(config).await?;
     let options = RoomOptions {
         side: SideChoice::Imperial,
-        clock: Some(TimeControl {
+        clock: Some(TimeControl::Live(LiveClock {
             bank_secs: 600,
             increment_secs: 5,
-        }),
+        })),
         ..support::options(Mode::Full)
     };
     let created = support::create_room(server.addr, &options).await?;
