@@ -20,7 +20,8 @@ export function timeAmount(l: Lang, ms: number): string {
   const unit = (key: "time.days" | "time.day" | "time.hours" | "time.minutes" | "time.seconds", n: number) =>
     translate(l, key, { n });
   const pair = (a: string, b: string | null) => (b === null ? a : translate(l, "time.pair", { a, b }));
-  if (days > 0) return pair(unit(days === 1 ? "time.day" : "time.days", days), hours > 0 ? unit("time.hours", hours) : null);
+  if (days > 0)
+    return pair(unit(days === 1 ? "time.day" : "time.days", days), hours > 0 ? unit("time.hours", hours) : null);
   if (hours > 0) return pair(unit("time.hours", hours), minutes > 0 ? unit("time.minutes", minutes) : null);
   if (minutes > 0) return unit("time.minutes", minutes);
   return unit("time.seconds", seconds);
@@ -36,7 +37,7 @@ const LOCALE: { readonly [L in Lang]: string } = { en: "en-GB", "zh-Hant": "zh-T
 
 /** A deadline as a date and time in `timeZone` (the viewer's own when not given): weekday, day, month,
  *  hour and minute, and the zone's short name so friends in two zones know whose time it is. */
-export function deadlineAt(l: Lang, unixMs: number, timeZone?: string): string {
+function deadlineAt(l: Lang, unixMs: number, timeZone?: string): string {
   return new Intl.DateTimeFormat(LOCALE[l], {
     weekday: "short",
     day: "numeric",

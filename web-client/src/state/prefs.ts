@@ -23,7 +23,14 @@ export interface Prefs {
   email: string;
 }
 
-const DEFAULTS: Prefs = { name: "", muteSpectators: false, muteOpponentText: false, sound: true, notify: false, email: "" };
+const DEFAULTS: Prefs = {
+  name: "",
+  muteSpectators: false,
+  muteOpponentText: false,
+  sound: true,
+  notify: false,
+  email: "",
+};
 const KEY = "evr.prefs";
 
 export const prefs = signal<Prefs>(DEFAULTS);

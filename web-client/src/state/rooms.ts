@@ -17,7 +17,7 @@ export interface ListedRoom {
 export function yourTimeLeft(room: ListedRoom, now: number): number | null {
   const s = room.summary;
   const clock = s?.clock;
-  if (!s || s.state !== "your_turn" || !clock || clock.days_per_decision === null) return null;
+  if (s?.state !== "your_turn" || !clock || clock.days_per_decision === null) return null;
   const i = s.you === "rebel" ? 0 : 1;
   if (!clock.running[i]) return null;
   return Math.max(0, clock.remaining_ms[i]! - Math.max(0, now - room.at));

@@ -45,20 +45,19 @@ export function Reminders({ code }: { code: string }) {
   const [error, setError] = useState<string | null>(null);
   const headingId = useId();
   const fieldId = useId();
-  const failed = (err: unknown) => setError(err instanceof ApiError ? errorMessage(err.code, err.message) : String(err));
+  const failed = (err: unknown) =>
+    setError(err instanceof ApiError ? errorMessage(err.code, err.message) : String(err));
 
   const refresh = () => {
     if (!token) return;
     api.reminders(code, token).then(setStatus, failed);
   };
-  // biome-ignore lint/correctness/useExhaustiveDependencies: asked again when the room or the answer to "enabled" changes
   useEffect(() => {
     if (enabled) refresh();
   }, [enabled, code]);
   // an address waiting for its confirmation: the player confirms in their mail, elsewhere; the page
   // asks again when it is looked at again, and now and then while it is
   const pending = !!status?.email_hint && !status.confirmed;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: refresh reads only code and token
   useEffect(() => {
     if (!pending) return;
     const again = () => document.visibilityState === "visible" && refresh();

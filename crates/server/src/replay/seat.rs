@@ -62,6 +62,7 @@ pub async fn seat_summary(
         outcome: engine.outcome(),
         forfeit_winner,
         forfeit_reason: forfeit_reason(game),
+        clock: None,
         you,
         code: room.code,
     }))
