@@ -125,6 +125,11 @@ protocol_errors! {
     WebsocketRequired = "websocket_required", status 426, fatal true;
     /// A WebSocket opened from a page of another site than the server's `--public-origin`.
     OriginNotAllowed = "origin_not_allowed", status 403, fatal true;
+    /// This server sends no mail (`--smtp-url` is not set): reminders are not offered.
+    MailDisabled = "mail_disabled", status 404, fatal false;
+    /// Not an email address this server sends reminders to (one `local@domain`, at most
+    /// `MAX_EMAIL_BYTES`).
+    BadEmail = "bad_email", status 400, fatal false;
     /// The server could not store or load; nothing changed.
     StorageFailed = "storage_failed", status 500, fatal false;
     /// The server is shutting down, or the room moved to another server (several servers sharing

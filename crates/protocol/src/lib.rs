@@ -30,6 +30,7 @@ mod client;
 mod clock;
 mod error_code;
 mod http;
+mod mail;
 mod presence;
 mod replay_steps;
 mod room;
@@ -45,6 +46,10 @@ pub use error_code::ErrorCode;
 pub use http::{
     ApiErrorBody, CREATE_ROOM_PATH, CreatedRoom, GameArchive, GameSummary, JoinedRoom, RoomStatus, games_path,
     invite_path, join_room_path, replay_path, room_path, seat_path, take_seat_path, transfer_path, websocket_path,
+};
+pub use mail::{
+    MAIL_STATUS_PATH, MAX_EMAIL_BYTES, MailLanguage, MailStatus, ReminderSettings, RemindersSet, RemindersStatus,
+    SetReminders, reminders_path,
 };
 pub use presence::{Presence, SeatPresence};
 pub use replay_steps::{ReplayEyes, ReplayStep, ReplaySteps, replay_steps_path};

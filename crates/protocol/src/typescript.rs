@@ -8,7 +8,7 @@ use std::path::Path;
 use ts_rs::{Config, TS};
 
 use crate::{
-    ApiErrorBody, ClientMsg, CreateRoom, CreatedRoom, ErrorCode, GameArchive, JOIN_CODE_DIGITS, JoinRequest,
+    ApiErrorBody, ClientMsg, MailStatus, ReminderSettings, RemindersSet, SetReminders, CreateRoom, CreatedRoom, ErrorCode, GameArchive, JOIN_CODE_DIGITS, JoinRequest,
     JoinedRoom, MAX_ACTION_ID_LEN, MAX_FRAME_BYTES, MAX_NAME_CHARS, NewInvite, PROTOCOL_VERSION, ReplayEyes,
     ReplaySteps, RoomOptions, RoomStatus, SeatSummary, SeatTransfer, ServerMsg, TRANSFER_LINK_SECS, TakeSeat,
 };
@@ -36,6 +36,10 @@ pub fn export(dir: &Path) -> Result<(), String> {
     TakeSeat::export_all(&cfg).map_err(e)?;
     SeatSummary::export_all(&cfg).map_err(e)?;
     ApiErrorBody::export_all(&cfg).map_err(e)?;
+    MailStatus::export_all(&cfg).map_err(e)?;
+    SetReminders::export_all(&cfg).map_err(e)?;
+    RemindersSet::export_all(&cfg).map_err(e)?;
+    ReminderSettings::export_all(&cfg).map_err(e)?;
     for (name, text) in [("errorCodes.ts", error_table()), ("constants.ts", constants())] {
         std::fs::write(dir.join(name), text).map_err(|e| format!("{name}: {e}"))?;
     }

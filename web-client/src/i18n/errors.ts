@@ -278,6 +278,16 @@ const TEXTS: { readonly [C in ClientErrorCode]: { readonly [L in Lang]: string }
     "zh-Hant": "那張戰略牌無法使用。",
     ja: "その戦略カードは使えません。",
   },
+  mail_disabled: {
+    en: "This server sends no reminders by email.",
+    "zh-Hant": "此伺服器不寄送電子郵件提醒。",
+    ja: "このサーバーはメールでのお知らせを送りません。",
+  },
+  bad_email: {
+    en: "That is not an email address reminders can be sent to.",
+    "zh-Hant": "這不是可以寄送提醒的電子郵件地址。",
+    ja: "お知らせを送れるメールアドレスではありません。",
+  },
   // the client's own
   network: {
     en: "The server cannot be reached.",
