@@ -1,6 +1,6 @@
 // The HTTP API (proto/PROTOCOL.md): create a room, look one up by its code, take the free seat (invite
 // link or join code), a new invite, a seat moved to another device, a seat's summary, the room's
-// games and a finished game's replay steps. Bodies are the generated types.
+// games, a finished game's replay steps, and a seat's email reminders. Bodies are the generated types.
 import type {
   ApiErrorBody,
   ClientErrorCode,
@@ -11,14 +11,14 @@ import type {
   JoinRequest,
   MailStatus,
   NewInvite,
-  ReminderRequest,
-  ReminderSet,
-  ReminderStatus,
+  ReminderSettings,
+  RemindersSet,
   ReplayEyes,
   ReplaySteps,
   RoomStatus,
   SeatSummary,
   SeatTransfer,
+  SetReminders,
   TakeSeat,
 } from "./protocol";
 
@@ -183,13 +183,13 @@ export class ApiClient {
   }
 
   /** The masked address this seat's reminders go to, and whether it was confirmed. */
-  reminders(code: string, token: string): Promise<ReminderStatus> {
-    return this.request<ReminderStatus>(`${room(code)}/reminders`, { method: "GET", headers: bearer(token) });
+  reminders(code: string, token: string): Promise<ReminderSettings> {
+    return this.request<ReminderSettings>(`${room(code)}/reminders`, { method: "GET", headers: bearer(token) });
   }
 
   /** Leaves `email` for this seat's reminders: the server first mails it a confirmation link. */
-  setReminders(code: string, token: string, body: ReminderRequest): Promise<ReminderSet> {
-    return this.request<ReminderSet>(`${room(code)}/reminders`, {
+  setReminders(code: string, token: string, body: SetReminders): Promise<RemindersSet> {
+    return this.request<RemindersSet>(`${room(code)}/reminders`, {
       method: "PUT",
       headers: { "content-type": "application/json", ...bearer(token) },
       body: JSON.stringify(body),

@@ -30,6 +30,7 @@ export type { GameSummary } from "../../../proto/ts/GameSummary";
 export type { JoinedRoom } from "../../../proto/ts/JoinedRoom";
 export type { JoinRequest } from "../../../proto/ts/JoinRequest";
 export type { LogEntry } from "../../../proto/ts/LogEntry";
+export type { MailStatus } from "../../../proto/ts/MailStatus";
 export type { Mode } from "../../../proto/ts/Mode";
 export type { Modifier } from "../../../proto/ts/Modifier";
 export type { NewInvite } from "../../../proto/ts/NewInvite";
@@ -39,6 +40,8 @@ export type { PendingView } from "../../../proto/ts/PendingView";
 export type { Phrase } from "../../../proto/ts/Phrase";
 export type { PlayerView } from "../../../proto/ts/PlayerView";
 export type { Presence } from "../../../proto/ts/Presence";
+export type { ReminderSettings } from "../../../proto/ts/ReminderSettings";
+export type { RemindersSet } from "../../../proto/ts/RemindersSet";
 export type { ReplayEyes } from "../../../proto/ts/ReplayEyes";
 export type { ReplaySteps } from "../../../proto/ts/ReplaySteps";
 export type { Role } from "../../../proto/ts/Role";
@@ -48,6 +51,7 @@ export type { RoundResult } from "../../../proto/ts/RoundResult";
 export type { SeatSummary } from "../../../proto/ts/SeatSummary";
 export type { SeatTransfer } from "../../../proto/ts/SeatTransfer";
 export type { ServerMsg } from "../../../proto/ts/ServerMsg";
+export type { SetReminders } from "../../../proto/ts/SetReminders";
 export type { SideChoice } from "../../../proto/ts/SideChoice";
 export type { SpectatorPolicy } from "../../../proto/ts/SpectatorPolicy";
 export type { Strategy } from "../../../proto/ts/Strategy";
@@ -80,25 +84,4 @@ export const FACTIONS = ["rebel", "imperial"] as const;
 
 export function otherFaction(f: "rebel" | "imperial"): "rebel" | "imperial" {
   return f === "rebel" ? "imperial" : "rebel";
-}
-
-// The reminder bodies of the mail API (docs: proto/PROTOCOL.md, "Reminders by email"). Declared here
-// until the mail part's generated types (crates/protocol/src/mail.rs) are in proto/ts.
-/** `GET /api/mail`. */
-export interface MailStatus {
-  enabled: boolean;
-}
-/** `PUT /api/rooms/{code}/reminders`. */
-export interface ReminderRequest {
-  email: string;
-  language: "en" | "zh-Hant" | "ja";
-}
-/** The answer to the `PUT`. */
-export interface ReminderSet {
-  status: "confirmation_sent" | "already_confirmed";
-}
-/** `GET /api/rooms/{code}/reminders`: a masked hint of the address, never the address. */
-export interface ReminderStatus {
-  email_hint: string | null;
-  confirmed: boolean;
 }

@@ -7,7 +7,7 @@ import { signal } from "@preact/signals";
 import { useEffect, useId, useState } from "preact/hooks";
 import { errorMessage, lang, t } from "../i18n";
 import { ApiError } from "../net/http";
-import type { ReminderStatus } from "../net/protocol";
+import type { ReminderSettings } from "../net/protocol";
 import { prefs, setPref } from "../state/prefs";
 import { api, tokens } from "./services";
 
@@ -38,7 +38,7 @@ const RECHECK_MS = 10_000;
 export function Reminders({ code }: { code: string }) {
   const enabled = useMailEnabled();
   const token = tokens.getToken(code);
-  const [status, setStatus] = useState<ReminderStatus | null>(null);
+  const [status, setStatus] = useState<ReminderSettings | null>(null);
   const [email, setEmail] = useState(prefs.value.email);
   const [busy, setBusy] = useState(false);
   const [stopped, setStopped] = useState(false);
