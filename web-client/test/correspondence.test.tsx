@@ -143,8 +143,9 @@ describe("the create form", () => {
     expect(root().querySelector("input[name=days]")).toBeNull();
     act(() => root().querySelector<HTMLInputElement>('input[name=clock][value="days"]')!.click());
     const labels = [...root().querySelectorAll("fieldset.f-days label")].map((l) => l.textContent);
-    expect(labels).toEqual(["1 day per move", "2 days per move", "3 days per move", "7 days per move"]);
+    expect(labels).toEqual(["1 day", "2 days", "3 days", "7 days"]);
     expect(root().querySelector("fieldset.f-days")?.getAttribute("aria-describedby")).toBe("days-explain");
+    expect(root().querySelector("fieldset.f-days legend")?.textContent).toBe("Time for each move");
     expect(root().querySelector("#days-explain")?.textContent).toContain("A missed deadline loses the game on time.");
     const submit = async () => {
       await act(async () => {

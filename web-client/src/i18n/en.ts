@@ -426,8 +426,8 @@ export const en = {
   "over.offerTitle": "↻ Rematch offered",
   "landing.clockDays": "Over days",
   "landing.daysPerMove": "Time for each move",
-  "landing.oneDay": "1 day per move",
-  "landing.nDays": "{n} days per move",
+  "landing.oneDay": "1 day",
+  "landing.nDays": "{n} days",
   "landing.daysExplain":
     "Play at your own pace: each time it is your turn you have this long to decide, and you can close the page in between. A missed deadline loses the game on time.",
   "time.day": "{n} day",
@@ -441,7 +441,6 @@ export const en = {
   "corr.title": "Deadlines",
   "corr.toMove": "(to move)",
   "corr.waiting": "nothing due",
-  "corr.perMove": "{time} per move",
   "remind.title": "Email reminders",
   "remind.explain":
     "Get an email when it is your turn and this page is closed, and when your time is running out. We first send a mail to confirm the address; it is used for this room only and deleted 7 days after the game ends.",

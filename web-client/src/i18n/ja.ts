@@ -430,8 +430,8 @@ export const ja: Messages = {
   "over.offerTitle": "↻ 再戦の申し込み",
   "landing.clockDays": "日単位",
   "landing.daysPerMove": "1手あたりの時間",
-  "landing.oneDay": "1手1日",
-  "landing.nDays": "1手{n}日",
+  "landing.oneDay": "1日",
+  "landing.nDays": "{n}日",
   "landing.daysExplain":
     "自分のペースで遊べます。手番が来るたびにこの時間内に決めればよく、その間はページを閉じてもかまいません。期限を過ぎると時間切れで負けになります。",
   "time.day": "{n}日",
@@ -445,7 +445,6 @@ export const ja: Messages = {
   "corr.title": "期限",
   "corr.toMove": "（手番）",
   "corr.waiting": "手番待ち",
-  "corr.perMove": "1手{time}",
   "remind.title": "メールでのお知らせ",
   "remind.explain":
     "手番が来てこのページを閉じているときと、残り時間が少なくなったときに、メールでお知らせします。まずアドレスを確かめるメールを送ります。アドレスはこのルームにだけ使い、ゲーム終了から7日後に削除します。",

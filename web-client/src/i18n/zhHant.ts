@@ -421,8 +421,8 @@ export const zhHant: Messages = {
   "over.offerTitle": "↻ 對手提議再戰",
   "landing.clockDays": "跨日對局",
   "landing.daysPerMove": "每步的時間",
-  "landing.oneDay": "每步 1 天",
-  "landing.nDays": "每步 {n} 天",
+  "landing.oneDay": "1 天",
+  "landing.nDays": "{n} 天",
   "landing.daysExplain":
     "依自己的步調進行：每次輪到你時，你有這麼長的時間做決定，期間可以關閉頁面。錯過期限即因超時輸掉遊戲。",
   "time.day": "{n} 天",
@@ -436,7 +436,6 @@ export const zhHant: Messages = {
   "corr.title": "期限",
   "corr.toMove": "（輪到行動）",
   "corr.waiting": "無待決定",
-  "corr.perMove": "每步 {time}",
   "remind.title": "電子郵件提醒",
   "remind.explain":
     "輪到你而此頁面已關閉時，以及你的時間快用完時，寄電子郵件通知你。我們會先寄一封郵件確認地址；地址只用於此房間，並在遊戲結束 7 天後刪除。",
