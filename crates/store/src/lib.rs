@@ -11,8 +11,10 @@
 
 mod checkpoint;
 mod columns;
+mod deadlines;
 mod group_commit;
 mod postgres;
+mod postgres_deadlines;
 mod postgres_reads;
 mod postgres_schema;
 mod postgres_tls;
@@ -20,6 +22,7 @@ mod postgres_writes;
 mod secret;
 mod sqlite;
 mod sqlite_backup;
+mod sqlite_deadlines;
 mod sqlite_reads;
 mod sqlite_schema;
 
@@ -30,6 +33,7 @@ use evr_rules::{Action, ByFaction, Faction};
 use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
 
+pub use self::deadlines::{Deadlines, DueDecision, ReminderKind, StoredDeadlines, StoredReminder, Wake};
 pub use self::secret::GameSecret;
 
 pub use self::postgres::PostgresStore;
@@ -166,6 +170,20 @@ pub enum WriteOp {
         action_id: String,
         /// In a room with a clock: each side's time left after this action, in milliseconds.
         clock_ms: Option<ByFaction<u64>>,
+        /// In a correspondence room: the decisions owed after this action and the room's next
+        /// wake-up, stored in the same transaction (a restart computes the same deadlines).
+        wake: Option<Wake>,
+    },
+    /// A correspondence room's deadlines and next wake-up (a game started, a reminder was not due).
+    SetWake { code: String, wake: Wake },
+    /// A reminder is recorded as sent (before it is handed over: at most once), with the room's
+    /// next wake-up. Refused as fenced if it was recorded already.
+    Reminder {
+        code: String,
+        reminder: StoredReminder,
+        /// Milliseconds since 1970 (UTC).
+        recorded_at: i64,
+        wake: Wake,
     },
     /// The player of `faction` agreed to reveal finished game `game_no` in its replay.
     AgreeToReveal {
@@ -175,7 +193,8 @@ pub enum WriteOp {
     },
     /// A chat message of room `code`.
     Chat { code: String, chat: StoredChat },
-    /// A game ended outside the rules (a claimed win).
+    /// A game ended outside the rules (a claimed win, a clock or a deadline): nothing is due
+    /// in the room any more (its wake-up is cleared).
     EndGame {
         code: String,
         game_no: u32,
@@ -203,6 +222,8 @@ impl WriteOp {
             | WriteOp::TakeSeat { code, .. }
             | WriteOp::StartGame { code, .. }
             | WriteOp::AppendAction { code, .. }
+            | WriteOp::SetWake { code, .. }
+            | WriteOp::Reminder { code, .. }
             | WriteOp::AgreeToReveal { code, .. }
             | WriteOp::Chat { code, .. }
             | WriteOp::EndGame { code, .. } => code,
@@ -241,6 +262,14 @@ pub trait Store: Send + Sync + 'static {
 
     /// The numbers of room `code`'s games, oldest first (empty if there is no such room). Blocking.
     fn game_numbers(&self, code: &str) -> Result<Vec<u32>, StoreError>;
+
+    /// Up to `limit` rooms whose wake-up (`Wake::wake_at`) is at or before `now_ms`, the earliest
+    /// first: correspondence rooms with a deadline or a reminder due. Blocking.
+    fn due_rooms(&self, now_ms: i64, limit: usize) -> Result<Vec<String>, StoreError>;
+
+    /// Room `code`'s deadlines and wake-up, and the reminders recorded for its game `game_no`.
+    /// Blocking.
+    fn load_deadlines(&self, code: &str, game_no: u32) -> Result<StoredDeadlines, StoreError>;
 
     /// Stops taking writes and waits until what was queued is committed.
     fn close(&self) {}

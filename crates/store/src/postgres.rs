@@ -17,11 +17,12 @@ use std::sync::{Arc, Mutex, RwLock};
 use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::Client;
 
+use super::postgres_deadlines;
 use super::postgres_reads::{load_game, load_room};
 use super::postgres_schema;
 use super::postgres_tls::{self, Target};
 use super::postgres_writes::{Job, write_loop};
-use super::{Epoch, Store, StoreError, StoredGame, StoredRoom, Write, WriteOp};
+use super::{Epoch, Store, StoreError, StoredDeadlines, StoredGame, StoredRoom, Write, WriteOp};
 
 /// How long a connection attempt, a read or a commit may take before it counts as failed: a
 /// database that stopped answering (a network cut, not a refusal) must not hang the rooms.
@@ -253,6 +254,15 @@ impl Store for PostgresStore {
 
     fn is_shared(&self) -> bool {
         true
+    }
+
+    fn due_rooms(&self, now_ms: i64, limit: usize) -> Result<Vec<String>, StoreError> {
+        self.read(move |c| async move { postgres_deadlines::due_rooms(&c, now_ms, limit).await })
+    }
+
+    fn load_deadlines(&self, code: &str, game_no: u32) -> Result<StoredDeadlines, StoreError> {
+        let code = code.to_string();
+        self.read(move |c| async move { postgres_deadlines::load_deadlines(&c, &code, game_no).await })
     }
 
     fn load_room(&self, code: &str) -> Result<Option<StoredRoom>, StoreError> {

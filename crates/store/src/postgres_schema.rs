@@ -77,6 +77,8 @@ CREATE TABLE seat_transfers (
     PRIMARY KEY (room_code, seat)
 );
 ",
+    // version 3: correspondence deadlines (SQLite's version 9)
+    super::deadlines::SCHEMA,
 ];
 
 /// The schema version this server writes.

@@ -9,6 +9,7 @@ use tokio_postgres::types::ToSql;
 use tokio_postgres::{Client, Statement};
 
 use super::columns::{faction_text, json, secret_columns};
+use super::deadlines::{Wake, sql};
 use super::group_commit::outcome;
 use super::postgres::{PATIENCE, connect, describe};
 use super::postgres_tls::Target;
@@ -46,6 +47,9 @@ struct Statements {
     reveal_imperial: Statement,
     chat: Statement,
     end_game: Statement,
+    set_wake: Statement,
+    clear_wake: Statement,
+    record_reminder: Statement,
 }
 
 /// The claim check every write but a room's creation makes, in its own statement: the room's row
@@ -139,16 +143,52 @@ async fn prepare(c: &Client) -> Result<Statements, tokio_postgres::Error> {
                 owned(4)
             ))
             .await?,
+        set_wake: c.prepare(&sql::postgres(sql::SET_WAKE)).await?,
+        clear_wake: c.prepare(&sql::postgres(sql::CLEAR_WAKE)).await?,
+        record_reminder: c.prepare(&sql::postgres(sql::RECORD_REMINDER)).await?,
     })
 }
 
 /// A statement's parameters, owned.
 type Params = Vec<Box<dyn ToSql + Sync + Send>>;
 
-/// The statement and parameters of one write.
-fn statement<'a>(s: &'a Statements, w: &Write) -> Result<(&'a Statement, Params), StoreError> {
+/// A statement with its parameters.
+type Run<'a> = (&'a Statement, Params);
+
+fn unwritable(e: serde_json::Error) -> StoreError {
+    StoreError::Write(format!("cannot encode: {e}"))
+}
+
+/// The write of a room's deadlines and wake-up, under the claim `epoch`.
+fn set_wake<'a>(s: &'a Statements, code: &str, wake: &Wake, epoch: i64) -> Result<Run<'a>, StoreError> {
+    Ok((
+        &s.set_wake,
+        vec![
+            Box::new(code.to_string()),
+            Box::new(json(&wake.deadlines).map_err(unwritable)?),
+            Box::new(wake.wake_at),
+            Box::new(epoch),
+        ],
+    ))
+}
+
+/// What else a write changes in the same transaction (each under the same claim check): the
+/// deadlines after an action or a recorded reminder, the wake-up cleared at a game's end.
+fn follow_up<'a>(s: &'a Statements, w: &Write) -> Result<Option<Run<'a>>, StoreError> {
     let epoch = w.epoch as i64;
-    let unwritable = |e: serde_json::Error| StoreError::Write(format!("cannot encode: {e}"));
+    Ok(match &w.op {
+        WriteOp::AppendAction {
+            code, wake: Some(wake), ..
+        }
+        | WriteOp::Reminder { code, wake, .. } => Some(set_wake(s, code, wake, epoch)?),
+        WriteOp::EndGame { code, .. } => Some((&s.clear_wake, vec![Box::new(code.clone()), Box::new(epoch)])),
+        _ => None,
+    })
+}
+
+/// The statement and parameters of one write (its rows written say whether it was applied).
+fn statement<'a>(s: &'a Statements, w: &Write) -> Result<Run<'a>, StoreError> {
+    let epoch = w.epoch as i64;
     Ok(match &w.op {
         WriteOp::CreateRoom {
             code,
@@ -269,6 +309,7 @@ fn statement<'a>(s: &'a Statements, w: &Write) -> Result<(&'a Statement, Params)
             action,
             action_id,
             clock_ms,
+            wake: _,
         } => (
             &s.append_action,
             vec![
@@ -279,6 +320,24 @@ fn statement<'a>(s: &'a Statements, w: &Write) -> Result<(&'a Statement, Params)
                 Box::new(json(action).map_err(unwritable)?),
                 Box::new(action_id.clone()),
                 Box::new(clock_ms.map(|c| json(&c)).transpose().map_err(unwritable)?),
+                Box::new(epoch),
+            ],
+        ),
+        WriteOp::SetWake { code, wake } => set_wake(s, code, wake, epoch)?,
+        WriteOp::Reminder {
+            code,
+            reminder,
+            recorded_at,
+            wake: _,
+        } => (
+            &s.record_reminder,
+            vec![
+                Box::new(code.clone()),
+                Box::new(i64::from(reminder.game_no)),
+                Box::new(faction_text(reminder.side).to_string()),
+                Box::new(i64::from(reminder.decision_seq)),
+                Box::new(reminder.kind.as_str().to_string()),
+                Box::new(*recorded_at),
                 Box::new(epoch),
             ],
         ),
@@ -324,16 +383,24 @@ async fn run_writes(
     s: &Statements,
     writes: &[Write],
 ) -> Result<Vec<u64>, StoreError> {
-    let prepared = writes.iter().map(|w| statement(s, w)).collect::<Result<Vec<_>, _>>()?;
+    // each write's statement, then its follow-up if it has one (the connection runs them in order)
+    let mut prepared = Vec::with_capacity(writes.len());
+    let mut firsts = Vec::with_capacity(writes.len());
+    for w in writes {
+        firsts.push(prepared.len());
+        prepared.push(statement(s, w)?);
+        prepared.extend(follow_up(s, w)?);
+    }
     let runs = prepared.iter().map(|(stmt, params)| {
         let params: Vec<&(dyn ToSql + Sync)> = params.iter().map(|p| p.as_ref() as &(dyn ToSql + Sync)).collect();
         async move { c.execute(*stmt, &params).await }
     });
-    join_all(runs)
+    let rows = join_all(runs)
         .await
         .into_iter()
         .map(|r| r.map_err(|e| write_error(&e)))
-        .collect()
+        .collect::<Result<Vec<u64>, _>>()?;
+    Ok(firsts.into_iter().map(|i| rows.get(i).copied().unwrap_or(0)).collect())
 }
 
 /// Commits `writes` in one transaction: for each, rows written.

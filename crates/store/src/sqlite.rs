@@ -15,9 +15,10 @@ use super::checkpoint::{Checkpointer, WRITER_AUTOCHECKPOINT_PAGES};
 use super::columns::{faction_text, json, secret_columns};
 use super::group_commit::GroupCommit;
 use super::sqlite_backup::{self, BackupError, BackupReport, SQLITE_FILE};
+use super::sqlite_deadlines;
 use super::sqlite_reads::{load_game, load_room};
 use super::sqlite_schema::open;
-use super::{Epoch, Store, StoreError, StoredGame, StoredRoom, StoredSeat, Write, WriteOp};
+use super::{Epoch, Store, StoreError, StoredDeadlines, StoredGame, StoredRoom, StoredSeat, Write, WriteOp};
 
 fn to_json(value: &impl Serialize) -> Result<String, rusqlite::Error> {
     json(value).map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))
@@ -118,6 +119,16 @@ impl Store for SqliteStore {
             .map_err(read_error)?;
         let rows = stmt.query_map([code], |r| r.get::<_, u32>(0)).map_err(read_error)?;
         rows.collect::<Result<Vec<u32>, _>>().map_err(read_error)
+    }
+
+    fn due_rooms(&self, now_ms: i64, limit: usize) -> Result<Vec<String>, StoreError> {
+        let conn = self.reader.lock().map_err(|_| StoreError::Closed)?;
+        sqlite_deadlines::due_rooms(&conn, now_ms, limit)
+    }
+
+    fn load_deadlines(&self, code: &str, game_no: u32) -> Result<StoredDeadlines, StoreError> {
+        let conn = self.reader.lock().map_err(|_| StoreError::Closed)?;
+        sqlite_deadlines::load_deadlines(&conn, code, game_no)
     }
 
     /// Stops taking writes, commits what is queued and runs a last checkpoint.
@@ -284,23 +295,40 @@ fn apply(conn: &Connection, write: &Write) -> Result<bool, rusqlite::Error> {
             action,
             action_id,
             clock_ms,
-        } => execute_cached(
-            conn,
-            "INSERT INTO actions (room_code, game_no, seq, seat, action, action_id, clock_ms)
-             SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7
-             WHERE EXISTS (SELECT 1 FROM rooms WHERE code = ?1 AND owner_epoch = ?8)
-             ON CONFLICT DO NOTHING",
-            params![
-                code,
-                game_no,
-                seq,
-                faction_text(*seat),
-                to_json(action)?,
-                action_id,
-                clock_ms.map(|c| to_json(&c)).transpose()?,
-                epoch
-            ],
-        ),
+            wake,
+        } => {
+            let rows = execute_cached(
+                conn,
+                "INSERT INTO actions (room_code, game_no, seq, seat, action, action_id, clock_ms)
+                 SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7
+                 WHERE EXISTS (SELECT 1 FROM rooms WHERE code = ?1 AND owner_epoch = ?8)
+                 ON CONFLICT DO NOTHING",
+                params![
+                    code,
+                    game_no,
+                    seq,
+                    faction_text(*seat),
+                    to_json(action)?,
+                    action_id,
+                    clock_ms.map(|c| to_json(&c)).transpose()?,
+                    epoch
+                ],
+            )?;
+            // the deadlines in the same transaction as the action they follow
+            if let Some(wake) = wake
+                && rows > 0
+            {
+                sqlite_deadlines::set_wake(conn, code, wake, epoch)?;
+            }
+            Ok(rows)
+        }
+        WriteOp::SetWake { code, wake } => sqlite_deadlines::set_wake(conn, code, wake, epoch),
+        WriteOp::Reminder {
+            code,
+            reminder,
+            recorded_at,
+            wake,
+        } => sqlite_deadlines::record_reminder(conn, code, reminder, *recorded_at, wake, epoch),
         WriteOp::AgreeToReveal { code, game_no, faction } => execute_cached(
             conn,
             match faction {
@@ -336,12 +364,18 @@ fn apply(conn: &Connection, write: &Write) -> Result<bool, rusqlite::Error> {
                 ],
             )
         }
-        WriteOp::EndGame { code, game_no, result } => execute_cached(
-            conn,
-            "UPDATE games SET result = ?3 WHERE room_code = ?1 AND game_no = ?2
-             AND EXISTS (SELECT 1 FROM rooms WHERE code = ?1 AND owner_epoch = ?4)",
-            params![code, game_no, to_json(result)?, epoch],
-        ),
+        WriteOp::EndGame { code, game_no, result } => {
+            let rows = execute_cached(
+                conn,
+                "UPDATE games SET result = ?3 WHERE room_code = ?1 AND game_no = ?2
+                 AND EXISTS (SELECT 1 FROM rooms WHERE code = ?1 AND owner_epoch = ?4)",
+                params![code, game_no, to_json(result)?, epoch],
+            )?;
+            if rows > 0 {
+                sqlite_deadlines::clear_wake(conn, code, epoch)?;
+            }
+            Ok(rows)
+        }
     }
     .map(|rows| rows > 0)
 }

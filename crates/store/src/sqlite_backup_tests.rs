@@ -96,6 +96,7 @@ fn append(seq: u32) -> WriteOp {
         action: Action::Pass,
         action_id: format!("a{seq}"),
         clock_ms: None,
+        wake: None,
     }
 }
 

@@ -103,8 +103,22 @@ CREATE TABLE seat_transfers (
 );
 ";
 
+/// Version 9: correspondence deadlines (`deadlines.rs`): a room's deadlines and wake-up (indexed)
+/// and the reminders recorded as sent.
+const DEADLINES: &str = super::deadlines::SCHEMA;
+
 /// Every version's statements, in order: version N is `STEPS[N - 1]`.
-const STEPS: [&str; 8] = [SCHEMA, SEED_KEYS, REVEAL, STARTED_AT, CHAT, CLOCKS, OWNER_EPOCH, SEATS];
+const STEPS: [&str; 9] = [
+    SCHEMA,
+    SEED_KEYS,
+    REVEAL,
+    STARTED_AT,
+    CHAT,
+    CLOCKS,
+    OWNER_EPOCH,
+    SEATS,
+    DEADLINES,
+];
 
 /// The schema version (SQLite's `user_version`) this store writes.
 pub(super) const LATEST: i64 = STEPS.len() as i64;

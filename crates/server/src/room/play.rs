@@ -106,6 +106,7 @@ impl Room {
             clock_ms: clock
                 .as_ref()
                 .map(|c| c.remaining_at(now).map(|d| d.as_millis() as u64)),
+            wake: None,
         });
         match write.await {
             Ok(()) => {}

@@ -69,6 +69,14 @@ impl Store for SwitchableStore {
     fn game_numbers(&self, _code: &str) -> Result<Vec<u32>, StoreError> {
         Ok(Vec::new())
     }
+
+    fn due_rooms(&self, _now_ms: i64, _limit: usize) -> Result<Vec<String>, StoreError> {
+        Ok(Vec::new())
+    }
+
+    fn load_deadlines(&self, _code: &str, _game_no: u32) -> Result<evr_store::StoredDeadlines, StoreError> {
+        Ok(evr_store::StoredDeadlines::default())
+    }
 }
 
 /// A configuration whose data directory is never used (the store is in memory).

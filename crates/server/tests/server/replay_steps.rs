@@ -332,6 +332,7 @@ async fn a_spectators_replay_is_the_same_whatever_the_hidden_choices_were() -> R
                     action: *action,
                     action_id: format!("a{i}"),
                     clock_ms: None,
+                    wake: None,
                 });
             }
             ops.push(WriteOp::EndGame {

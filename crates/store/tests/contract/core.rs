@@ -81,6 +81,7 @@ pub(crate) fn append(code: &str, game_no: u32, seq: u32, seat: Faction, action: 
         action,
         action_id: format!("id-{seq}"),
         clock_ms: Some(ByFaction::new(600_000 - u64::from(seq), 599_000)),
+        wake: None,
     }
 }
 

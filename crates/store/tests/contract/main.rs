@@ -7,5 +7,6 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod core;
+mod deadlines;
 mod seats;
 mod support;
