@@ -22,6 +22,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { foldProblems } from "./layout.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, "../..");
@@ -141,6 +142,7 @@ const roomLink = (m, code) => m.links.find((l) => new URL(l).pathname.startsWith
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const AXE = [];
 const OVERFLOW = [];
+const FOLD = [];
 
 /** axe-core on this page, in every language, at each size given; failures: serious / critical and
  *  page-has-heading-one. The page's viewport is put back after. */
@@ -248,9 +250,13 @@ async function act(P, sel, { n = 0, sends = true } = {}) {
   return true;
 }
 
-/** Makes the decision the page offers; returns what it was (null: nothing to decide). */
+/** Makes the decision the page offers; returns what it was (null: nothing to decide). On the
+ *  desktop, the decision fits the screen first, with the deadlines in the header (layout.mjs). */
 async function decideOnce(P) {
   const kind = await P.page.evaluate(detect);
+  if (P.desktop && kind && kind !== "over" && kind !== "toast") {
+    for (const p of await P.page.evaluate(foldProblems)) if (!FOLD.includes(`${kind}: ${p}`)) FOLD.push(`${kind}: ${p}`);
+  }
   if (kind === "toast") {
     await P.page.click(".toast button");
     return "toast";
@@ -343,7 +349,7 @@ test("a game over days, each visit from a reminder mail, ends when a real deadli
     assert.deepEqual(await (await fetch(`${base}/api/mail`)).json(), { enabled: true }, "the server offers reminders");
     const mail = new Mailbox(mailDir);
 
-    const A = { name: "rebel", mail: REBEL_MAIL, ctx: await browser.newContext({ viewport: DESKTOP, locale: "en-GB", timezoneId: "Asia/Tokyo" }) };
+    const A = { name: "rebel", desktop: true, mail: REBEL_MAIL, ctx: await browser.newContext({ viewport: DESKTOP, locale: "en-GB", timezoneId: "Asia/Tokyo" }) };
     const B = { name: "imperial", mail: IMPERIAL_MAIL, ctx: await browser.newContext({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: "en-GB", timezoneId: "America/New_York" }) };
     const errors = [];
     const open = async (P, url) => {
@@ -514,6 +520,7 @@ test("a game over days, each visit from a reminder mail, ends when a real deadli
     log(`axe-core: ${AXE.length} checks (${[...new Set(AXE.map((r) => r.screen))].join(", ")})`);
     assert.deepEqual(bad.map((r) => `${r.screen} ${r.lang} ${r.size}: ${r.bad.map((b) => b.id).join(", ")}`), [], "axe-core: no serious or critical violation");
     assert.deepEqual(OVERFLOW, [], "nothing overflows its viewport");
+    assert.deepEqual(FOLD, [], "every decision of the desktop player on its first screen, nothing covering it");
   } finally {
     await browser.close().catch(() => {});
     await server.stop();

@@ -4,6 +4,11 @@
 # Debian's chromium, stops the server. Exit status: the test's.
 #   EVR_E2E_SKIP_BUILD=1   use the existing web-client/dist and target/release/evr-server
 #   E2E_SEED=<n>           the seed of the players' random choices (default 20261122)
+#   EVR_E2E_ONLY=main|correspondence   run one of the two test files (default: both)
+# The correspondence test (a game over days played from reminder mails) needs the server built with
+# the test-only `test-days` feature (`--day-secs`): it is built first and kept as
+# target/release/evr-server-test-days (only the evr-server crate is compiled twice), and the SMTP
+# sink scripts/mail/smtp_sink.py (Python, aiosmtpd).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
@@ -38,6 +43,11 @@ if [ "${EVR_E2E_SKIP_BUILD:-0}" != "1" ]; then
       say "web-client/dist is up to date"
     fi
   )
+  if [ "${EVR_E2E_ONLY:-}" != "main" ]; then
+    say "building the server with the test-only feature test-days (for the correspondence test)"
+    (cd "$ROOT" && cargo build --release -p evr-server --features evr-server/test-days \
+      && cp target/release/evr-server target/release/evr-server-test-days)
+  fi
   say "building the server (embeds web-client/dist)"
   (cd "$ROOT" && cargo build --release -p evr-server -p evr-cli)
 fi
@@ -68,10 +78,19 @@ for _ in $(seq 200); do
   sleep 0.1
 done
 
-say "running the test"
 cd "$HERE"
 status=0
-EVR_BASE_URL="http://127.0.0.1:$PORT" CHROMIUM_PATH="$CHROMIUM_PATH" \
-  node --test --test-reporter=spec e2e.test.mjs || status=$?
-if [ "$status" -ne 0 ]; then say "FAILED (exit $status); screenshots and server.log in $HERE/artifacts"; else say "passed"; fi
+if [ "${EVR_E2E_ONLY:-}" != "correspondence" ]; then
+  say "running the test"
+  EVR_BASE_URL="http://127.0.0.1:$PORT" CHROMIUM_PATH="$CHROMIUM_PATH" \
+    node --test --test-reporter=spec e2e.test.mjs || status=$?
+fi
+stop_server
+if [ "${EVR_E2E_ONLY:-}" != "main" ]; then
+  # starts its own server (the test-days build) and SMTP sink
+  say "running the correspondence test"
+  EVR_CORR_SERVER_BIN="${EVR_CORR_SERVER_BIN:-$ROOT/target/release/evr-server-test-days}" CHROMIUM_PATH="$CHROMIUM_PATH" \
+    node --test --test-reporter=spec correspondence.test.mjs || status=$?
+fi
+if [ "$status" -ne 0 ]; then say "FAILED (exit $status); screenshots and server logs in $HERE/artifacts"; else say "passed"; fi
 exit "$status"
