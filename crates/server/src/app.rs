@@ -32,6 +32,8 @@ pub struct App {
     /// Join codes tried per client address (`seat_api.rs`).
     pub join_limiter: DefaultKeyedRateLimiter<IpAddr>,
     pub prometheus: PrometheusHandle,
+    /// Where correspondence rooms' reminders go (`crate::notify`; none by default).
+    pub notifier: Arc<dyn crate::notify::Notifier>,
 }
 
 impl App {
@@ -49,6 +51,7 @@ impl App {
             room_limiter: RateLimiter::keyed(Quota::per_minute(per_minute)),
             join_limiter: RateLimiter::keyed(Quota::per_minute(join_codes)),
             prometheus,
+            notifier: Arc::new(crate::notify::NoNotifier),
         }
     }
 
@@ -66,12 +69,16 @@ impl App {
         let store = self.store.clone();
         let owned = code.to_string();
         // serving the room here claims it: another server that still holds it will let it go
-        let stored = tokio::task::spawn_blocking(move || store.claim_room(&owned))
+        let stored = tokio::task::spawn_blocking(move || crate::room::claim_with_deadlines(&store, &owned))
             .await
             .map_err(|e| RoomLoadError::Task(e.to_string()))??;
-        let Some(stored) = stored else { return Ok(None) };
+        let Some((stored, deadlines)) = stored else {
+            return Ok(None);
+        };
         let claimed = stored.epoch;
-        let room = Room::recover(stored, self.store.clone(), self.config.clone())?;
+        let mut room = Room::recover(stored, self.store.clone(), self.config.clone())?;
+        room.restore_deadlines(deadlines);
+        room.set_notifier(self.notifier.clone());
         // Another request may have loaded it meanwhile: then theirs is the room and ours is dropped
         // before its actor ever starts.
         let tracker = &self.tracker;
@@ -109,7 +116,8 @@ impl App {
     }
 
     /// Starts a newly created room and registers it.
-    pub fn start_room(&self, code: &str, room: Room) -> RoomHandle {
+    pub fn start_room(&self, code: &str, mut room: Room) -> RoomHandle {
+        room.set_notifier(self.notifier.clone());
         let registry = self.rooms.clone();
         self.rooms.get_or_start(code, || room.spawn(&self.tracker, registry)).0
     }

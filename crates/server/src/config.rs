@@ -71,6 +71,19 @@ pub struct Config {
     /// from the others.
     #[arg(long, env = "EVR_OWNERSHIP_CHECK_MS", hide = true, default_value_t = 1000)]
     pub ownership_check_ms: u64,
+    /// How often, in milliseconds, this server looks in the store for correspondence rooms whose
+    /// deadline or reminder is due while no server holds them (`deadlines.rs`).
+    #[arg(long, env = "EVR_DEADLINE_SWEEP_MS", default_value_t = 3000)]
+    pub deadline_sweep_ms: u64,
+    /// Tests only (built with the `test-days` feature, absent from the release build): the length
+    /// of a correspondence "day" in seconds, so that a test sees deadlines pass.
+    #[cfg(feature = "test-days")]
+    #[arg(long = "day-secs", env = "EVR_TEST_DAY_SECS", hide = true, default_value_t = 86_400)]
+    pub day_secs: u64,
+    /// A day, always, without the `test-days` feature (in-process tests may still shorten it).
+    #[cfg(not(feature = "test-days"))]
+    #[arg(skip = 86_400u64)]
+    pub day_secs: u64,
     /// Log as JSON lines.
     #[arg(long, env = "EVR_LOG_JSON", default_value_t = false)]
     pub log_json: bool,
@@ -87,6 +100,15 @@ impl Config {
 
     pub fn room_hibernate(&self) -> Duration {
         Duration::from_secs(self.room_hibernate_secs.max(1))
+    }
+
+    /// The length of a correspondence day in milliseconds.
+    pub fn day_ms(&self) -> i64 {
+        (self.day_secs.max(1) as i64).saturating_mul(1000)
+    }
+
+    pub fn deadline_sweep(&self) -> Duration {
+        Duration::from_millis(self.deadline_sweep_ms.max(10))
     }
 
     pub fn disconnect_grace(&self) -> Duration {
@@ -112,6 +134,8 @@ impl Config {
             test_fixed_seed: None,
             min_clock_bank_secs: 1,
             ownership_check_ms: 1000,
+            deadline_sweep_ms: 3000,
+            day_secs: 86_400,
             log_json: false,
         }
     }

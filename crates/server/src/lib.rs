@@ -10,11 +10,13 @@ mod client;
 pub mod clock;
 pub mod commands;
 pub mod config;
+mod deadlines;
 pub mod fairness;
 mod http;
 mod listen;
 mod metrics_names;
 pub mod names;
+pub mod notify;
 mod outbox;
 mod refusal;
 mod replay;
@@ -111,9 +113,25 @@ fn open_store(config: &Config) -> Result<Arc<dyn Store>, StoreError> {
 /// Serves until `shutdown` is cancelled: recovers every stored room first, then accepts
 /// connections; on shutdown stops accepting, tells clients, flushes the store and returns.
 pub async fn run(listener: TcpListener, config: Config, shutdown: CancellationToken) -> Result<(), ServerError> {
+    run_with(listener, config, None, shutdown).await
+}
+
+/// [`run`], with reminders handed to `notifier` (`None`: the server's own choice).
+pub async fn run_with(
+    listener: TcpListener,
+    config: Config,
+    notifier: Option<Arc<dyn notify::Notifier>>,
+    shutdown: CancellationToken,
+) -> Result<(), ServerError> {
     let config = Arc::new(config);
     let store = open_store(&config)?;
-    let app = Arc::new(App::new(config.clone(), store.clone(), prometheus()));
+    let mut app = App::new(config.clone(), store.clone(), prometheus());
+    if let Some(notifier) = notifier {
+        app.notifier = notifier;
+    }
+    let app = Arc::new(app);
+    // correspondence deadlines and reminders due in rooms nobody holds (`deadlines.rs`)
+    tokio::spawn(deadlines::sweep(app.clone()));
     if store.is_shared() {
         // other servers may claim our rooms: let go of those they take
         tokio::spawn(room::ownership::watch(room::ownership::Watch {

@@ -153,6 +153,14 @@ impl CorrespondenceClock {
         due.iter().filter(|r| !superseded(r)).copied().collect()
     }
 
+    /// Every reminder of the current decisions scheduled before `t` (sent or not).
+    pub fn reminders_before(&self, t: i64) -> Vec<(Faction, u32, ReminderKind)> {
+        self.schedule()
+            .filter(|(at, _)| *at < t)
+            .map(|(_, r)| key(&r))
+            .collect()
+    }
+
     /// When the room must next wake: the earliest deadline or reminder not in `done`.
     pub fn next_wake(&self, done: &HashSet<(Faction, u32, ReminderKind)>) -> Option<i64> {
         let reminders = self

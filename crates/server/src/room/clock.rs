@@ -53,11 +53,15 @@ impl Room {
 
     /// The clocks as a client is told them now.
     pub(super) fn clock_view(&self) -> Option<ClockView> {
-        self.clock.as_ref().map(|c| c.view(Instant::now()))
+        self.clock
+            .as_ref()
+            .map(|c| c.view(Instant::now()))
+            .or_else(|| self.deadlines_view())
     }
 
     /// The guest took the seat: the clocks start.
     pub(super) fn start_clock(&mut self) {
+        self.start_deadlines();
         let now = Instant::now();
         let deciding = deciding(&self.current.game);
         if let Some(c) = &mut self.clock {
@@ -85,6 +89,9 @@ impl Room {
 
     /// Whether a clock has run out (the game then ends here, before anything else is done).
     pub(super) async fn check_clocks(&mut self) -> bool {
+        if self.check_deadlines().await {
+            return true;
+        }
         let now = Instant::now();
         let Some(loser) = self.clock.as_ref().and_then(|c| c.out_of_time(now)) else {
             return false;

@@ -69,6 +69,9 @@ pub enum Command {
         based_on: u32,
         action: Option<Action>,
     },
+    /// A correspondence deadline or reminder may be due (the sweeper, `crate::deadlines`): a room
+    /// asleep or just loaded acts on it now.
+    Deadlines,
     /// Tell everyone the server is going away and stop.
     Shutdown,
 }

@@ -72,6 +72,7 @@ struct Dormant {
     config: Arc<Config>,
     /// The claim, kept so that the handle's stays the same one (`ownership.rs`).
     ownership: Arc<super::ownership::Ownership>,
+    notifier: Arc<dyn crate::notify::Notifier>,
 }
 
 impl From<Room> for Dormant {
@@ -85,6 +86,7 @@ impl From<Room> for Dormant {
             store: room.store,
             config: room.config,
             ownership: room.ownership,
+            notifier: room.notifier,
         }
     }
 }
@@ -139,13 +141,15 @@ impl Dormant {
     async fn wake(&self) -> Result<Box<Room>, String> {
         let (store, code) = (self.store.clone(), self.code.clone());
         // waking up claims the room again: another server may have served it meanwhile
-        let stored = tokio::task::spawn_blocking(move || store.claim_room(&code))
+        let (stored, deadlines) = tokio::task::spawn_blocking(move || super::claim_with_deadlines(&store, &code))
             .await
             .map_err(|e| e.to_string())?
             .map_err(|e| e.to_string())?
             .ok_or("the room is no longer stored")?;
         let stored_epoch = stored.epoch;
         let mut room = Room::recover(stored, self.store.clone(), self.config.clone()).map_err(|e| e.to_string())?;
+        room.restore_deadlines(deadlines);
+        room.set_notifier(self.notifier.clone());
         self.ownership.renew(stored_epoch);
         room.ownership = self.ownership.clone();
         room.seat_hashes = self.seat_hashes.clone();

@@ -85,6 +85,7 @@ impl Room {
         self.broadcast_room_info();
         self.broadcast_presence();
         self.start_clock();
+        self.store_deadlines().await;
         Ok(Joined {
             faction: self.current.faction_of(Seat::Guest),
             token,

@@ -13,6 +13,7 @@ mod chat;
 mod clock;
 mod command;
 mod computer;
+mod deadline;
 #[cfg(test)]
 mod fuzz_tests;
 mod game_match;
@@ -43,6 +44,7 @@ pub use self::command::{
     ChatLine, Command, ConnId, Connect, Invite, Join, JoinBy, Joined, Outbound, PlayerAction, RoomHandle, Transfer,
 };
 use self::computer::ComputerSeat;
+pub(crate) use self::deadline::{claim_with_deadlines, now_ms};
 use self::game_match::Match;
 pub use self::joining::new_join_code;
 pub use self::recovery::RecoveryError;
@@ -67,6 +69,8 @@ enum Wake {
     Command(Command),
     /// A clock may have run out.
     Clock,
+    /// A correspondence deadline or reminder may be due (`deadline.rs`).
+    Deadlines,
     /// Nobody was connected for the hibernation time.
     Hibernate,
 }
@@ -106,6 +110,10 @@ pub struct Room {
     clock_retry_at: Option<Instant>,
     /// The room's claim on the store; every write is made under it (`ownership.rs`).
     ownership: Arc<ownership::Ownership>,
+    /// The current game's deadlines, in a correspondence room (`deadline.rs`).
+    deadlines: Option<deadline::RoomDeadlines>,
+    /// Where reminders go (`crate::notify`).
+    notifier: Arc<dyn crate::notify::Notifier>,
 }
 
 /// What a new room is made of: its code, options and first side, and the secrets the creator is
@@ -190,6 +198,8 @@ impl Room {
             chat: crate::chat::ChatLog::default(),
             clock: None,
             clock_retry_at: None,
+            deadlines: None,
+            notifier: Arc::new(crate::notify::NoNotifier),
         }
     }
 
@@ -254,6 +264,18 @@ impl Room {
         room.join_code = join_code;
         room.names.creator = creator_name;
         room.clock = room.fresh_clock(Instant::now());
+        room.deadlines = room.fresh_deadlines();
+        // against the computer the game (and its first deadline) starts at once
+        if let Some(wake) = room.deadlines_to_store().filter(|w| w.wake_at.is_some()) {
+            let write = room.store.submit(
+                FIRST_EPOCH,
+                WriteOp::SetWake {
+                    code: room.code.clone(),
+                    wake,
+                },
+            );
+            write.await.map_err(|_| StoreError::Closed)??;
+        }
         Ok(room)
     }
 
@@ -273,6 +295,9 @@ impl Room {
         let (hibernate, release) = (self.config.room_hibernate(), self.config.room_idle());
         loop {
             let deadline = self.clock_deadline().map(tokio::time::Instant::from_std);
+            // A correspondence room wakes at its deadlines but may sleep and leave memory before
+            // them: then the sweeper (`crate::deadlines`) brings it back in time.
+            let deadlines = self.deadline_wake();
             // A running clock keeps the room awake: it must run out even if everyone left.
             let computer_thinking = self.computer.as_ref().is_some_and(|c| c.thinking);
             let idle = self.conns.is_empty() && deadline.is_none() && !computer_thinking;
@@ -280,6 +305,9 @@ impl Room {
                 cmd = rx.recv() => return cmd.map(Wake::Command),
                 _ = tokio::time::sleep_until(deadline.unwrap_or_else(tokio::time::Instant::now)), if deadline.is_some() => {
                     return Some(Wake::Clock);
+                }
+                _ = tokio::time::sleep_until(deadlines.unwrap_or_else(tokio::time::Instant::now)), if deadlines.is_some() => {
+                    return Some(Wake::Deadlines);
                 }
                 _ = tokio::time::sleep(hibernate.min(release)), if idle => {
                     if hibernate < release {
@@ -312,6 +340,14 @@ impl Room {
                 None => match self.next_wake(rx, registry).await {
                     None => return hibernation::RunEnd::Stopped,
                     Some(Wake::Hibernate) => return hibernation::RunEnd::Idle,
+                    Some(Wake::Deadlines) => {
+                        self.on_deadlines().await;
+                        if self.ownership.is_lost() {
+                            self.let_go(registry);
+                            return hibernation::RunEnd::Stopped;
+                        }
+                        continue;
+                    }
                     Some(Wake::Clock) => {
                         self.check_clocks().await;
                         if self.ownership.is_lost() {
@@ -388,6 +424,7 @@ impl Room {
                 let _ = reply.send(self.status());
             }
             Command::ComputerAction { based_on, action } => self.computer_action(based_on, action).await,
+            Command::Deadlines => self.on_deadlines().await,
             // the dispatcher lets the room go after this command (`ownership.rs`)
             Command::Moved { claimed } => self.ownership.lose_to(claimed),
             Command::Shutdown => {

@@ -96,6 +96,7 @@ impl Room {
         if let Some(c) = &mut clock {
             c.after_decision(now, seat, &super::clock::deciding(&next));
         }
+        let deadlines = self.deadlines_after(seq, seat, &next);
         let write = self.submit(WriteOp::AppendAction {
             code: self.code.clone(),
             game_no: self.current.game_no,
@@ -106,7 +107,7 @@ impl Room {
             clock_ms: clock
                 .as_ref()
                 .map(|c| c.remaining_at(now).map(|d| d.as_millis() as u64)),
-            wake: None,
+            wake: deadlines.as_ref().map(|(_, wake)| *wake),
         });
         match write.await {
             Ok(()) => {}
@@ -126,6 +127,7 @@ impl Room {
         }
         let before = std::mem::replace(&mut self.current.game, next);
         self.clock = clock;
+        self.adopt_deadlines(deadlines.map(|(d, _)| d));
         self.seq = seq;
         self.current.record(seq, seat, action, action_id);
         metrics::counter!(m::ACTIONS).increment(1);
@@ -211,6 +213,8 @@ impl Room {
         self.seq = seq;
         self.current = Match::new(game_no, creator_faction, game, secret, seq);
         self.clock = self.fresh_clock(Instant::now());
+        self.deadlines = self.fresh_deadlines();
+        self.store_deadlines().await;
         // Roles changed (sides swap): everyone gets a fresh welcome.
         let targets: Vec<(ConnId, Option<Seat>)> = self.conns.iter().map(|(id, c)| (*id, c.seat)).collect();
         for (id, p) in targets {

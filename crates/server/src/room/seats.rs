@@ -129,6 +129,7 @@ impl Room {
         if let Some(c) = &mut self.clock {
             c.stop(Instant::now());
         }
+        self.stop_deadlines();
         self.broadcast_room_info();
         self.broadcast_clock();
         self.show_spectators_chat_to_seats();
