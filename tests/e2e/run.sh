@@ -87,10 +87,14 @@ if [ "${EVR_E2E_ONLY:-}" != "correspondence" ]; then
 fi
 stop_server
 if [ "${EVR_E2E_ONLY:-}" != "main" ]; then
-  # starts its own server (the test-days build) and SMTP sink
+  # starts its own server (the test-days build) and SMTP sink, on a Python with aiosmtpd that the
+  # mail tests' scripts/mail/sink.sh finds or makes (a venv from PyPI, else Debian's package)
   say "running the correspondence test"
-  EVR_CORR_SERVER_BIN="${EVR_CORR_SERVER_BIN:-$ROOT/target/release/evr-server-test-days}" CHROMIUM_PATH="$CHROMIUM_PATH" \
-    node --test --test-reporter=spec correspondence.test.mjs || status=$?
+  # shellcheck source=../../scripts/mail/sink.sh
+  source "$ROOT/scripts/mail/sink.sh"
+  SINK_PYTHON="$(cd "$ROOT" && smtp_sink_python)" || { say "no Python with aiosmtpd for the SMTP sink"; exit 1; }
+  EVR_CORR_SERVER_BIN="${EVR_CORR_SERVER_BIN:-$ROOT/target/release/evr-server-test-days}" EVR_SINK_PYTHON="$SINK_PYTHON" \
+    CHROMIUM_PATH="$CHROMIUM_PATH" node --test --test-reporter=spec correspondence.test.mjs || status=$?
 fi
 if [ "$status" -ne 0 ]; then say "FAILED (exit $status); screenshots and server logs in $HERE/artifacts"; else say "passed"; fi
 exit "$status"

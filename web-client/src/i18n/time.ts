@@ -35,11 +35,11 @@ export function timeLeft(l: Lang, ms: number): string {
 /** Where each language's date formats come from (Intl's locale ids). */
 const LOCALE: { readonly [L in Lang]: string } = { en: "en-GB", "zh-Hant": "zh-TW", ja: "ja-JP" };
 
-/** A deadline as a date and time in `timeZone` (the viewer's own when not given): weekday, day, month,
- *  hour and minute, and the zone's short name so friends in two zones know whose time it is. */
+/** A deadline as a date and time in `timeZone` (the viewer's own when not given): day, month, hour
+ *  and minute, and the zone's short name so friends in two zones know whose time it is. (No weekday:
+ *  the header has little room, and a week ahead falls on today's.) */
 function deadlineAt(l: Lang, unixMs: number, timeZone?: string): string {
   return new Intl.DateTimeFormat(LOCALE[l], {
-    weekday: "short",
     day: "numeric",
     month: "short",
     hour: "2-digit",
@@ -50,7 +50,7 @@ function deadlineAt(l: Lang, unixMs: number, timeZone?: string): string {
   }).format(new Date(unixMs));
 }
 
-/** "until Thu 27 Nov, 14:05 GMT+1". */
+/** "until 27 Nov, 14:05 GMT+9". */
 export function deadlineText(l: Lang, unixMs: number, timeZone?: string): string {
   return translate(l, "time.until", { when: deadlineAt(l, unixMs, timeZone) });
 }
