@@ -395,9 +395,12 @@ test("a game over days, each visit from a reminder mail, ends when a real deadli
       const confirmation = await mail.wait(to(P.mail), `${P.name}'s confirmation mail`, 20_000);
       const link = confirmLink(confirmation);
       assert.ok(link, `the confirmation mail holds a confirmation link: ${confirmation.text.slice(0, 300)}`);
+      // the link's page asks for a press of its button (a mail scanner's GET confirms nothing)
       const confirmPage = await P.ctx.newPage();
       const res = await confirmPage.goto(link);
       assert.equal(res.status(), 200, "the confirmation link answers a page");
+      const [done] = await Promise.all([confirmPage.waitForNavigation(), confirmPage.click("form[method=post] button[type=submit]")]);
+      assert.equal(done?.status(), 200, "the confirmation is taken");
       await confirmPage.close();
       await P.page.reload();
       await P.page.waitForSelector(".remind-state.on");
@@ -439,7 +442,7 @@ test("a game over days, each visit from a reminder mail, ends when a real deadli
     const ignored = [];
     let tableChecked = { rebel: false, imperial: false };
     let listChecked = false;
-    const reminderFor = (P) => (m) => to(P.mail)(m) && !!roomLink(m, code);
+    const reminderFor = (P) => (m) => to(P.mail)(m) && !confirmLink(m) && !!roomLink(m, code);
     const seatState = async (P) => {
       const token = await P.ctx.storageState().then((s) => s.origins.flatMap((o) => o.localStorage).find((e) => e.name === `evr.token.${code}`)?.value);
       const r = await fetch(`${base}/api/rooms/${code}/seat`, { headers: { authorization: `Bearer ${token}` } });
