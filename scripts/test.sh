@@ -106,7 +106,14 @@ if [ "$QUICK" -eq 0 ]; then
   step check "build (release)" cargo build --release --locked -p evr-server -p evr-loadgen -p evr-cli
   step check "load smoke: 100 concurrent matches against the real server binary (zero errors)" \
     target/release/evr-loadgen --matches 100 --think-min-ms 1 --think-max-ms 10 --deadline-secs 300
-  step node "end-to-end: two players and a spectator in Debian's chromium against the real server" \
+  # the correspondence e2e (tests/e2e/correspondence.test.mjs) needs the server's test-only
+  # `--day-secs`: built with the feature and kept as evr-server-test-days, then the release binary
+  # built again without it (only the evr-server crate is compiled twice)
+  step check "build (the server with the test-only feature test-days, for the correspondence e2e)" \
+    bash -c 'cargo build --release --locked -p evr-server --features evr-server/test-days \
+      && cp target/release/evr-server target/release/evr-server-test-days \
+      && cargo build --release --locked -p evr-server'
+  step node "end-to-end: two players and a spectator in Debian's chromium against the real server; a game over days played from reminder mails" \
     env EVR_E2E_SKIP_BUILD=1 bash tests/e2e/run.sh
 fi
 
