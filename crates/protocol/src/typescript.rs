@@ -8,9 +8,10 @@ use std::path::Path;
 use ts_rs::{Config, TS};
 
 use crate::{
-    ApiErrorBody, ClientMsg, MailStatus, ReminderSettings, RemindersSet, SetReminders, CreateRoom, CreatedRoom, ErrorCode, GameArchive, JOIN_CODE_DIGITS, JoinRequest,
-    JoinedRoom, MAX_ACTION_ID_LEN, MAX_FRAME_BYTES, MAX_NAME_CHARS, NewInvite, PROTOCOL_VERSION, ReplayEyes,
-    ReplaySteps, RoomOptions, RoomStatus, SeatSummary, SeatTransfer, ServerMsg, TRANSFER_LINK_SECS, TakeSeat,
+    ApiErrorBody, ClientMsg, CreateRoom, CreatedRoom, ErrorCode, GameArchive, JOIN_CODE_DIGITS, JoinRequest,
+    JoinedRoom, MAX_ACTION_ID_LEN, MAX_FRAME_BYTES, MAX_NAME_CHARS, MailStatus, NewInvite, PROTOCOL_VERSION,
+    ReminderSettings, RemindersSet, ReplayEyes, ReplaySteps, RoomOptions, RoomStatus, SeatSummary, SeatTransfer,
+    ServerMsg, SetReminders, TRANSFER_LINK_SECS, TakeSeat,
 };
 
 const NOTE: &str =
