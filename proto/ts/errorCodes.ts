@@ -46,6 +46,7 @@ export const ERROR_CODES: { readonly [C in ErrorCode]: ErrorCodeInfo } = {
   origin_not_allowed: { status: 403, fatal: true },
   mail_disabled: { status: 404, fatal: false },
   bad_email: { status: 400, fatal: false },
+  mail_not_sent: { status: 502, fatal: false },
   storage_failed: { status: 500, fatal: false },
   shutting_down: { status: 503, fatal: false },
   game_over: { status: 422, fatal: false },

@@ -130,6 +130,8 @@ protocol_errors! {
     /// Not an email address this server sends reminders to (one `local@domain`, at most
     /// `MAX_EMAIL_BYTES`).
     BadEmail = "bad_email", status 400, fatal false;
+    /// The SMTP server did not take the confirmation mail; try again later.
+    MailNotSent = "mail_not_sent", status 502, fatal false;
     /// The server could not store or load; nothing changed.
     StorageFailed = "storage_failed", status 500, fatal false;
     /// The server is shutting down, or the room moved to another server (several servers sharing

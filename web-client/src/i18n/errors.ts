@@ -288,6 +288,11 @@ const TEXTS: { readonly [C in ClientErrorCode]: { readonly [L in Lang]: string }
     "zh-Hant": "這不是可以寄送提醒的電子郵件地址。",
     ja: "お知らせを送れるメールアドレスではありません。",
   },
+  mail_not_sent: {
+    en: "The confirmation mail could not be sent. Try again later.",
+    "zh-Hant": "無法寄出確認信，請稍後再試。",
+    ja: "確認メールを送れませんでした。しばらくしてからもう一度お試しください。",
+  },
   // the client's own
   network: {
     en: "The server cannot be reached.",
