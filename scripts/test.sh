@@ -90,6 +90,18 @@ no_testkit_in_production() {
   [ "$found" -eq 0 ] && echo "no production binary links evr-rules-testkit"
 }
 
+# The release server has no test-only day length: `--day-secs` exists only with the `test-days`
+# feature (crates/server/README.md), which every step after the load smoke builds the server with.
+release_has_no_test_days() {
+  local out
+  out="$(target/release/evr-server --day-secs 5 --help 2>&1)" && { echo "the release server took --day-secs"; return 1; }
+  grep -q "unexpected argument '--day-secs'" <<<"$out" && echo "the release server refuses --day-secs"
+}
+# Every cargo step after the release build and the load smoke builds the server with the feature,
+# so the server is compiled twice in a run (the release build, then once with the feature), not
+# once per step.
+TEST_DAYS=(--features evr-server/test-days)
+
 web_client() (
   cd web-client && npm ci --no-audit --no-fund && npm run typecheck && npm run lint
 )
@@ -106,13 +118,9 @@ if [ "$QUICK" -eq 0 ]; then
   step check "build (release)" cargo build --release --locked -p evr-server -p evr-loadgen -p evr-cli
   step check "load smoke: 100 concurrent matches against the real server binary (zero errors)" \
     target/release/evr-loadgen --matches 100 --think-min-ms 1 --think-max-ms 10 --deadline-secs 300
-  # the correspondence e2e (tests/e2e/correspondence.test.mjs) needs the server's test-only
-  # `--day-secs`: built with the feature and kept as evr-server-test-days, then the release binary
-  # built again without it (only the evr-server crate is compiled twice)
-  step check "build (the server with the test-only feature test-days, for the correspondence e2e)" \
-    bash -c 'cargo build --release --locked -p evr-server --features evr-server/test-days \
-      && cp target/release/evr-server target/release/evr-server-test-days \
-      && cargo build --release --locked -p evr-server'
+  step check "the release server has no test-only day length (--day-secs)" release_has_no_test_days
+  step check "build (release, with the test-only day length for the tests: feature test-days)" \
+    cargo build --release --locked -p evr-server "${TEST_DAYS[@]}"
   step node "end-to-end: two players and a spectator in Debian's chromium against the real server; a game over days played from reminder mails" \
     env EVR_E2E_SKIP_BUILD=1 bash tests/e2e/run.sh
 fi
@@ -142,7 +150,7 @@ step check "PostgreSQL with TLS: a test CA and a second throwaway PostgreSQL wit
 PG_TLS_DIR="$SERVICES_DIR/pgtls"
 
 step cargo "Rust tests (release: the property tests play thousands of games)" \
-  cargo test --workspace --release --locked --no-fail-fast
+  cargo test --workspace --release --locked --no-fail-fast "${TEST_DAYS[@]}"
 
 # The browser client's round results against the engine: `evr views` (target/release/evr, built by
 # the step above for crates/cli's integration tests) plays 200 random games and writes what each
@@ -159,11 +167,14 @@ step vitest "browser client: round results against the engine over 200 random ga
 # progress resumes (~20 s). It runs the load generator and `evr` built beside the server (built here
 # also in --quick mode; the cluster step's restore.rs, the same check with pg_dump, needs them too).
 step cargo "backups: three taken while 200 games are played, each restored, every game checked" \
-  bash -c 'cargo build --release --locked -p evr-server -p evr-loadgen -p evr-cli &&
-    cargo test --release --locked -p evr-server --test server backup:: -- --ignored'
+  bash -c 'cargo build --release --locked -p evr-server -p evr-loadgen -p evr-cli --features evr-server/test-days &&
+    cargo test --release --locked -p evr-server --features evr-server/test-days --test server backup:: -- --ignored'
 
-step cargo "cluster: three nodes on PostgreSQL behind HAProxy, nodes killed with SIGKILL, a cut-off node fenced, TLS to PostgreSQL, a pg_dump restored" \
-  cargo test --release --locked -p evr-server --test cluster -- --ignored
+# The rolling restart (tests/cluster/roll.rs) plays 300 human-paced matches twice, with and without
+# the roll: ~2.5 minutes of this step. The correspondence deadlines through two kills (deadlines.rs):
+# ~35 s.
+step cargo "cluster: three nodes on PostgreSQL behind HAProxy, nodes killed with SIGKILL, a cut-off node fenced, TLS to PostgreSQL, a pg_dump restored, a rolling restart, correspondence deadlines through kills" \
+  cargo test --release --locked -p evr-server "${TEST_DAYS[@]}" --test cluster -- --ignored
 
 echo
 echo "$PASSED passed, $FAILED failed"

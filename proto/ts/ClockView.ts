@@ -4,7 +4,8 @@
  * The clocks as the server had them when it sent this: each player's time left, and whose clock
  * is running (a seat's runs while it has something to decide; both during simultaneous choices).
  * A client counts a running clock down from the moment it received this. In a correspondence
- * room the time left is the time to that side's deadline.
+ * room the time left is the time to that side's deadline (a side that owes nothing: the whole
+ * time of a decision).
  */
 export type ClockView = { 
 /**

@@ -6,9 +6,10 @@
 #   E2E_SEED=<n>           the seed of the players' random choices (default 20261122)
 #   EVR_E2E_ONLY=main|correspondence   run one of the two test files (default: both)
 # The correspondence test (a game over days played from reminder mails) needs the server built with
-# the test-only `test-days` feature (`--day-secs`): it is built first and kept as
-# target/release/evr-server-test-days (only the evr-server crate is compiled twice), and the SMTP
-# sink scripts/mail/smtp_sink.py (Python, aiosmtpd).
+# the test-only `test-days` feature (`--day-secs`): target/release/evr-server when it is such a build
+# (scripts/test.sh builds it so), else target/release/evr-server-test-days, which this script builds
+# first (only the evr-server crate is compiled twice); and the SMTP sink scripts/mail/smtp_sink.py
+# (Python, aiosmtpd).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
@@ -93,7 +94,14 @@ if [ "${EVR_E2E_ONLY:-}" != "main" ]; then
   # shellcheck source=../../scripts/mail/sink.sh
   source "$ROOT/scripts/mail/sink.sh"
   SINK_PYTHON="$(cd "$ROOT" && smtp_sink_python)" || { say "no Python with aiosmtpd for the SMTP sink"; exit 1; }
-  EVR_CORR_SERVER_BIN="${EVR_CORR_SERVER_BIN:-$ROOT/target/release/evr-server-test-days}" EVR_SINK_PYTHON="$SINK_PYTHON" \
+  # the test-days server: scripts/test.sh's release binary is built with the feature; a build by
+  # this script keeps it beside the release binary as evr-server-test-days
+  CORR_BIN="${EVR_CORR_SERVER_BIN:-}"
+  if [ -z "$CORR_BIN" ]; then
+    CORR_BIN="$ROOT/target/release/evr-server-test-days"
+    "$BIN" --day-secs 1 --version >/dev/null 2>&1 && CORR_BIN="$BIN"
+  fi
+  EVR_CORR_SERVER_BIN="$CORR_BIN" EVR_SINK_PYTHON="$SINK_PYTHON" \
     CHROMIUM_PATH="$CHROMIUM_PATH" node --test --test-reporter=spec correspondence.test.mjs || status=$?
 fi
 if [ "$status" -ne 0 ]; then say "FAILED (exit $status); screenshots and server logs in $HERE/artifacts"; else say "passed"; fi

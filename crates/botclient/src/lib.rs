@@ -25,6 +25,15 @@ pub use error::ClientError;
 /// Reconnection attempts in a row (without progress in between) before giving up.
 const MAX_RECONNECTS: u32 = 8;
 
+/// How long to wait before reconnection attempt `attempt` (0 for the first after a connection
+/// was lost), given `random` in [0, 1): the browser's schedule (`web-client/src/net/backoff.ts`),
+/// 500 ms doubling up to 15 s, of which a random half ("equal jitter"), so that the hundreds of
+/// players a restarting server tells to reconnect do not all arrive at the same moment.
+pub fn reconnect_delay(attempt: u32, random: f64) -> Duration {
+    let capped = (500.0 * 2f64.powi(attempt.min(16) as i32)).min(15_000.0);
+    Duration::from_secs_f64((capped / 2.0 + capped / 2.0 * random.clamp(0.0, 1.0)) / 1000.0)
+}
+
 /// An invite link taken apart: `http://HOST:PORT/r/CODE/join#SECRET`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Invite {
@@ -110,9 +119,10 @@ pub async fn play_seat(
                 if last_seq != before {
                     attempt = 0;
                 }
-                attempt += 1;
                 summary.reconnects += 1;
-                tokio::time::sleep(Duration::from_millis(200 * 2u64.pow(attempt.min(5)))).await;
+                let jitter = rand::RngExt::random::<f64>(&mut rand::rng());
+                tokio::time::sleep(reconnect_delay(attempt, jitter)).await;
+                attempt += 1;
             }
             Err(e) => return Err(e),
         }
@@ -226,5 +236,15 @@ mod tests {
             parse_server("http://localhost:9000").unwrap(),
             "127.0.0.1:9000".parse().unwrap()
         );
+    }
+
+    #[test]
+    fn reconnections_wait_a_growing_delay_of_which_half_is_random() {
+        let ms = |attempt, random| reconnect_delay(attempt, random).as_millis();
+        // the first: 250–500 ms, spread over the whole range by the random half
+        assert_eq!((ms(0, 0.0), ms(0, 0.5), ms(0, 0.999_999)), (250, 375, 499));
+        assert_eq!((ms(1, 0.0), ms(3, 0.0)), (500, 2000));
+        // capped at 15 s
+        assert_eq!((ms(5, 0.0), ms(40, 0.0), ms(40, 0.999_999)), (7500, 7500, 14999));
     }
 }

@@ -11,7 +11,9 @@ use anyhow::{Context, Result, bail};
 use evr_bot_client::http;
 use serde::Serialize;
 
-use crate::{Args, drive, rss_kib, spawn_server};
+use evr_loadgen::{Args, drive};
+
+use crate::{rss_kib, spawn_server};
 
 /// Actions played in each match before it is left idle, unless `--actions-per-match` says.
 const DEFAULT_ACTIONS: u64 = 70;

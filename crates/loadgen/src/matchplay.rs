@@ -1,12 +1,13 @@
 //! One scripted match: create and join a room, connect two players and a spectator, and play
 //! random legal actions to the end (or until the run's time is up), one action in flight at a time
-//! (so no action is ever stale).
+//! (so no action is ever stale). With `--reconnect`, a viewer whose connection drops connects
+//! again (`viewer.rs`) and the match goes on from its welcome.
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, anyhow, bail};
-use evr_bot_client::{Connection, Dialer, http};
+use anyhow::{Context, Result, bail};
+use evr_bot_client::{Dialer, http, reconnect_delay};
 use evr_protocol::{ClientMsg, ErrorCode, RoomOptions, SideChoice, SpectatorPolicy};
 use evr_rules::Action;
 use rand::rngs::StdRng;
@@ -15,75 +16,7 @@ use rand::{RngExt, SeedableRng};
 use crate::Args;
 use crate::report::Stats;
 use crate::rooms_file::RoomsFile;
-
-/// The few fields of a server message the players need, read straight from the frame; the rest
-/// (whole views, log entries) is skipped, not built.
-#[derive(serde::Deserialize)]
-struct Frame {
-    #[serde(rename = "type")]
-    kind: String,
-    seq: Option<u64>,
-    code: Option<ErrorCode>,
-    message: Option<String>,
-    /// A welcome's whole view.
-    view: Option<ViewLite>,
-    /// An update's changes to it.
-    changes: Option<ChangesLite>,
-}
-
-#[derive(serde::Deserialize, Default)]
-struct ViewLite {
-    legal_actions: Vec<Action>,
-    outcome: Option<serde::de::IgnoredAny>,
-}
-
-/// What an update changed of the two fields the players read (absent: unchanged).
-#[derive(serde::Deserialize, Default)]
-struct ChangesLite {
-    legal_actions: Option<Vec<Action>>,
-    #[serde(default, deserialize_with = "present")]
-    outcome: Option<Option<serde::de::IgnoredAny>>,
-}
-
-/// `Some` whenever the field is present, even as `null` (it became empty).
-fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<serde::de::IgnoredAny>>, D::Error> {
-    serde::Deserialize::deserialize(d).map(Some)
-}
-
-impl ViewLite {
-    fn apply(&mut self, changes: ChangesLite) {
-        if let Some(legal) = changes.legal_actions {
-            self.legal_actions = legal;
-        }
-        if let Some(outcome) = changes.outcome {
-            self.outcome = outcome;
-        }
-    }
-}
-
-struct Seat {
-    ws: Connection,
-    seq: u64,
-    view: ViewLite,
-}
-
-/// Connects and says hello; returns the connection and its welcome.
-async fn connect(dialer: Dialer, addr: SocketAddr, code: &str, token: Option<&str>) -> Result<(Connection, Frame)> {
-    let mut ws = Connection::hello_via(dialer, addr, code, token, None).await?;
-    loop {
-        let frame = parse(ws.recv_text().await?)?;
-        match frame.kind.as_str() {
-            "welcome" => return Ok((ws, frame)),
-            "error" => bail!("hello refused: {:?} {:?}", frame.code, frame.message),
-            _ => {}
-        }
-    }
-}
-
-fn parse(text: Option<String>) -> Result<Frame> {
-    let text = text.ok_or_else(|| anyhow!("closed by the server"))?;
-    Ok(serde_json::from_str(&text)?)
-}
+use crate::viewer::{Event, Frame, Target, Viewer, connect};
 
 /// How a match ended for the driver.
 pub enum Played {
@@ -91,6 +24,23 @@ pub enum Played {
     Finished,
     /// The run's time was up first.
     Stopped,
+}
+
+/// Failed connection attempts in a row (with the browser's growing delays, ~1 minute) before a
+/// viewer, and so its match, gives up.
+const MAX_DIAL_FAILURES: u32 = 10;
+
+/// The action in flight.
+struct InFlight {
+    actor: usize,
+    /// When it was first sent: sent again after a reconnection, it still counts from then (the
+    /// player acted then).
+    sent: Instant,
+    based_on: u64,
+    action_id: String,
+    action: Action,
+    /// The opponent saw its result (its latency is counted once).
+    measured: bool,
 }
 
 pub async fn play(
@@ -129,83 +79,216 @@ pub async fn play(
     if let Some(f) = rooms_file {
         f.seated(&code, &created.token, &joined.token)?;
     }
-    let (mut spectator, _) = connect(dialer, addr, &code, None).await?;
-    let (ws_a, wa) = connect(dialer, addr, &code, Some(&created.token)).await?;
-    let (ws_b, wb) = connect(dialer, addr, &code, Some(&joined.token)).await?;
+    let (spectator, ws) = connect(dialer, addr, code.clone(), None, None).await?;
+    let (ws_a, wa) = connect(dialer, addr, code.clone(), Some(created.token.clone()), None).await?;
+    let (ws_b, wb) = connect(dialer, addr, code.clone(), Some(joined.token.clone()), None).await?;
     drop(permit);
+    stats.started();
 
-    let seat = |ws, w: Frame| Seat {
-        ws,
-        seq: w.seq.unwrap_or(0),
-        view: w.view.unwrap_or_default(),
-    };
-    let mut seats = [seat(ws_a, wa), seat(ws_b, wb)];
+    let mut viewers = [
+        Viewer::new(Some(created.token), ws_a, wa),
+        Viewer::new(Some(joined.token), ws_b, wb),
+        Viewer::new(None, spectator, ws),
+    ];
+    let target = Target { dialer, addr, code };
+    let result = play_on(&mut viewers, &target, args, index, stats, stop_at, rooms_file).await;
+    stats.reconnected([viewers[0].reconnects, viewers[1].reconnects], viewers[2].reconnects);
+    result
+}
+
+/// What the select of [`play_on`] woke up for.
+enum Wake {
+    Viewer(usize, Event),
+    /// The think time is over: act.
+    Act,
+}
+
+async fn play_on(
+    viewers: &mut [Viewer; 3],
+    target: &Target,
+    args: &Args,
+    index: u64,
+    stats: &Stats,
+    stop_at: Option<Instant>,
+    rooms_file: Option<&RoomsFile>,
+) -> Result<Played> {
     let mut rng = StdRng::seed_from_u64(args.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ index);
-    // The action in flight: who sent it, when, and the seq it will produce.
-    let mut in_flight: Option<(usize, Instant, u64)> = None;
+    // the reconnections' jitter apart, so that the game's choices do not depend on them
+    let mut jitter = StdRng::seed_from_u64(args.seed.wrapping_mul(0x2545_f491_4f6c_dd1d) ^ index);
+    let mut in_flight: Option<InFlight> = None;
+    let mut act_at: Option<Instant> = None;
     let mut action_no = 0u64;
     loop {
-        if seats.iter().all(|s| s.view.outcome.is_some()) {
+        if viewers[..2].iter().all(|v| v.view.outcome.is_some()) {
             if let Some(f) = rooms_file {
-                f.over(&code)?;
+                f.over(&target.code)?;
             }
             return Ok(Played::Finished);
         }
-        if in_flight.is_none() {
+        if in_flight.is_none() && act_at.is_none() {
             if stop_at.is_some_and(|t| Instant::now() >= t) || args.actions_per_match.is_some_and(|n| action_no >= n) {
                 if let Some(f) = rooms_file {
-                    f.stopped(&code, seats[0].seq.max(seats[1].seq))?;
+                    f.stopped(&target.code, viewers[0].seq.max(viewers[1].seq))?;
                 }
                 return Ok(Played::Stopped);
             }
-            let ready: Vec<usize> = (0..2).filter(|i| !seats[*i].view.legal_actions.is_empty()).collect();
-            if ready.is_empty() {
-                bail!("nobody can act and the game is not over");
-            }
-            let i = ready[rng.random_range(0..ready.len())];
             let think = rng.random_range(args.think_min_ms..=args.think_max_ms);
-            tokio::time::sleep(Duration::from_millis(think)).await;
-            let actions = &seats[i].view.legal_actions;
-            let action = actions[rng.random_range(0..actions.len())];
-            action_no += 1;
-            let based_on = seats[i].seq;
-            let msg = ClientMsg::Action {
-                based_on: u32::try_from(based_on)?,
-                action_id: format!("l{action_no}"),
-                action,
-            };
-            seats[i].ws.send(&msg).await?;
-            in_flight = Some((i, Instant::now(), based_on + 1));
+            act_at = Some(Instant::now() + Duration::from_millis(think));
         }
-        let (from, frame) = {
-            let [a, b] = &mut seats;
+        let [a, b, _] = &*viewers;
+        if in_flight.is_none()
+            && a.is_up()
+            && b.is_up()
+            && a.seq == b.seq
+            && a.view.legal_actions.is_empty()
+            && b.view.legal_actions.is_empty()
+        {
+            bail!("nobody can act and the game is not over");
+        }
+        // a seat may act once the think time is over: connected, with something to do
+        let can_act = in_flight.is_none()
+            && viewers[..2]
+                .iter()
+                .any(|v| v.is_up() && !v.view.legal_actions.is_empty());
+        let wake = {
+            let [a, b, s] = &mut *viewers;
+            let act_at = act_at.unwrap_or_else(Instant::now);
             tokio::select! {
-                m = a.ws.recv_text() => (Some(0), parse(m?)?),
-                m = b.ws.recv_text() => (Some(1), parse(m?)?),
-                m = spectator.recv_text() => (None, parse(m?)?),
+                e = a.next_event(target) => Wake::Viewer(0, e),
+                e = b.next_event(target) => Wake::Viewer(1, e),
+                e = s.next_event(target) => Wake::Viewer(2, e),
+                _ = tokio::time::sleep_until(act_at.into()), if can_act => Wake::Act,
             }
         };
-        match frame.kind.as_str() {
-            "error" => {
-                let code = frame.code.map_or("?", ErrorCode::as_str);
-                stats.error(code);
-                bail!("server error {code}: {:?}", frame.message);
+        let (k, event) = match wake {
+            Wake::Act => {
+                act_at = None;
+                in_flight = Some(act(viewers, &mut rng, &mut action_no, args).await?);
+                continue;
             }
-            "update" => {
-                let Some(k) = from else { continue };
-                let seq = frame.seq.context("seq")?;
-                seats[k].seq = seq;
-                seats[k].view.apply(frame.changes.unwrap_or_default());
-                if let Some((actor, sent, expected)) = in_flight {
-                    if seq == expected && k != actor {
-                        stats.action(sent.elapsed());
-                    }
-                    if seats.iter().all(|s| s.seq >= expected) {
-                        in_flight = None;
-                    }
+            Wake::Viewer(k, event) => (k, event),
+        };
+        match event {
+            Event::Frame(frame) => on_frame(viewers, k, frame, args, stats, target)?,
+            Event::Lost(why) => {
+                if !args.reconnect {
+                    bail!("{why}");
+                }
+                viewers[k].reconnects += 1;
+                viewers[k].retry_in(reconnect_delay(0, jitter.random()), 0);
+                continue;
+            }
+            Event::Resumed(ws, welcome) => {
+                viewers[k].resume(ws, welcome);
+                // an action of ours the game did not take (its node went away first): again,
+                // with the same id (a node that did take it answers with its ack)
+                if let Some(f) = in_flight
+                    .as_ref()
+                    .filter(|f| f.actor == k && viewers[k].seq == f.based_on)
+                {
+                    let again = ClientMsg::Action {
+                        based_on: u32::try_from(f.based_on)?,
+                        action_id: f.action_id.clone(),
+                        action: f.action,
+                    };
+                    // (if this connection is lost already, the next resume tries again)
+                    let _ = viewers[k].send(&again).await;
                 }
             }
-            _ => {}
+            Event::DialFailed { why, failures } => {
+                if failures >= MAX_DIAL_FAILURES {
+                    bail!("cannot connect again after {failures} attempts: {why}");
+                }
+                stats.dial_failed();
+                viewers[k].retry_in(reconnect_delay(failures, jitter.random()), failures);
+                continue;
+            }
+        }
+        // the viewer's seq may have moved: the action in flight reached the opponent, or everyone
+        if let Some(f) = &mut in_flight {
+            let expected = f.based_on + 1;
+            if k < 2 && k != f.actor && !f.measured && viewers[k].seq >= expected {
+                stats.action(f.sent.elapsed());
+                f.measured = true;
+            }
+            if viewers[..2].iter().all(|v| v.seq >= expected) {
+                in_flight = None;
+            }
         }
     }
+}
+
+/// A seat that may act chooses one of its legal actions and sends it.
+async fn act(viewers: &mut [Viewer; 3], rng: &mut StdRng, action_no: &mut u64, args: &Args) -> Result<InFlight> {
+    let ready: Vec<usize> = (0..2)
+        .filter(|i| viewers[*i].is_up() && !viewers[*i].view.legal_actions.is_empty())
+        .collect();
+    let i = ready[rng.random_range(0..ready.len())];
+    let actions = &viewers[i].view.legal_actions;
+    let action = actions[rng.random_range(0..actions.len())];
+    *action_no += 1;
+    let sent = InFlight {
+        actor: i,
+        sent: Instant::now(),
+        based_on: viewers[i].seq,
+        action_id: format!("l{action_no}"),
+        action,
+        measured: false,
+    };
+    let msg = ClientMsg::Action {
+        based_on: u32::try_from(sent.based_on)?,
+        action_id: sent.action_id.clone(),
+        action,
+    };
+    if let Err(e) = viewers[i].send(&msg).await {
+        // the connection is going: its loss comes next, and the resume sends the action again
+        if !args.reconnect {
+            return Err(e);
+        }
+    }
+    Ok(sent)
+}
+
+/// A frame on viewer `k`'s connection.
+fn on_frame(
+    viewers: &mut [Viewer; 3],
+    k: usize,
+    frame: Frame,
+    args: &Args,
+    stats: &Stats,
+    target: &Target,
+) -> Result<()> {
+    match frame.kind.as_str() {
+        "error" => {
+            if args.reconnect && frame.code == Some(ErrorCode::ShuttingDown) {
+                // its server stops or the room moved to another: the connection closes next
+                stats.told_to_reconnect();
+                return Ok(());
+            }
+            let code = frame.code.map_or("?", ErrorCode::as_str);
+            stats.error(code);
+            bail!("server error {code}: {:?}", frame.message);
+        }
+        "welcome" => {
+            let v = &mut viewers[k];
+            v.seq = frame.seq.context("seq")?;
+            v.view = frame.view.unwrap_or_default();
+        }
+        "update" => {
+            let v = &mut viewers[k];
+            v.seq = frame.seq.context("seq")?;
+            // (the spectator's view is not read: only its seq, to resume)
+            if k < 2 {
+                v.view.apply(frame.changes.unwrap_or_default());
+            }
+        }
+        "ack" if args.record_acks => {
+            let (Some(id), Some(seq)) = (frame.action_id, frame.seq) else {
+                bail!("an ack without its action id or seq");
+            };
+            stats.ack(&target.code, id, seq);
+        }
+        _ => {}
+    }
+    Ok(())
 }

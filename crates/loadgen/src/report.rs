@@ -38,6 +38,32 @@ pub struct Figures {
     /// The codes of the rooms played in.
     #[serde(default)]
     pub rooms: Vec<String>,
+    /// Matches whose three viewers were all connected (the play under way).
+    #[serde(default)]
+    pub matches_started: u64,
+    /// Players by how many times their connection was lost and made again (`--reconnect`).
+    #[serde(default)]
+    pub player_reconnects: BTreeMap<u32, u64>,
+    /// The spectators' reconnections, all together.
+    #[serde(default)]
+    pub spectator_reconnects: u64,
+    /// `shutting_down` messages received (the server stopping, or a room moving to another node).
+    #[serde(default)]
+    pub told_to_reconnect: u64,
+    /// Connection attempts that failed (each tried again later).
+    #[serde(default)]
+    pub dial_failures: u64,
+    /// Every acknowledged action (`--record-acks`).
+    #[serde(default)]
+    pub acks: Vec<Ack>,
+}
+
+/// An action the server acknowledged: it must be in the store, once, at `seq`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ack {
+    pub room: String,
+    pub action_id: String,
+    pub seq: u64,
 }
 
 impl Figures {
@@ -56,6 +82,22 @@ impl Figures {
         }
         self.max_latency_us = self.max_latency_us.max(other.max_latency_us);
         self.rooms.extend(other.rooms);
+        self.matches_started += other.matches_started;
+        for (k, v) in other.player_reconnects {
+            *self.player_reconnects.entry(k).or_default() += v;
+        }
+        self.spectator_reconnects += other.spectator_reconnects;
+        self.told_to_reconnect += other.told_to_reconnect;
+        self.dial_failures += other.dial_failures;
+        self.acks.extend(other.acks);
+    }
+
+    /// Reconnections per player: (mean, max, players counted).
+    pub fn reconnects_per_player(&self) -> (f64, u32, u64) {
+        let players: u64 = self.player_reconnects.values().sum();
+        let total: u64 = self.player_reconnects.iter().map(|(k, n)| u64::from(*k) * n).sum();
+        let max = self.player_reconnects.keys().next_back().copied().unwrap_or(0);
+        (total as f64 / players.max(1) as f64, max, players)
     }
 
     pub fn error_count(&self) -> u64 {
@@ -91,6 +133,12 @@ pub struct Stats {
     errors: Mutex<BTreeMap<String, u64>>,
     first_failure: Mutex<Option<String>>,
     rooms: Mutex<Vec<String>>,
+    started: AtomicU64,
+    player_reconnects: Mutex<BTreeMap<u32, u64>>,
+    spectator_reconnects: AtomicU64,
+    told_to_reconnect: AtomicU64,
+    dial_failures: AtomicU64,
+    acks: Mutex<Vec<Ack>>,
 }
 
 impl Stats {
@@ -123,6 +171,50 @@ impl Stats {
         }
     }
 
+    /// A match has its three viewers connected.
+    pub fn started(&self) {
+        self.started.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Matches under way or done (for a watcher of the run's progress).
+    pub fn matches_started(&self) -> u64 {
+        self.started.load(Ordering::Relaxed)
+    }
+
+    /// Actions that reached the opponent so far (for a watcher of the run's progress).
+    pub fn actions_so_far(&self) -> u64 {
+        self.actions.load(Ordering::Relaxed)
+    }
+
+    /// A match ended: how many times each of its players, and its spectator, connected again.
+    pub fn reconnected(&self, players: [u32; 2], spectator: u32) {
+        if let Ok(mut r) = self.player_reconnects.lock() {
+            for n in players {
+                *r.entry(n).or_default() += 1;
+            }
+        }
+        self.spectator_reconnects
+            .fetch_add(u64::from(spectator), Ordering::Relaxed);
+    }
+
+    pub fn told_to_reconnect(&self) {
+        self.told_to_reconnect.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub fn dial_failed(&self) {
+        self.dial_failures.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub fn ack(&self, room: &str, action_id: String, seq: u64) {
+        if let Ok(mut a) = self.acks.lock() {
+            a.push(Ack {
+                room: room.to_string(),
+                action_id,
+                seq,
+            });
+        }
+    }
+
     pub fn error(&self, code: &str) {
         if let Ok(mut e) = self.errors.lock() {
             *e.entry(code.to_string()).or_default() += 1;
@@ -139,6 +231,12 @@ impl Stats {
             latency: self.latency.lock().map(|l| l.clone()).unwrap_or_default(),
             max_latency_us: self.max_latency_us.load(Ordering::Relaxed),
             rooms: self.rooms.lock().map(|r| r.clone()).unwrap_or_default(),
+            matches_started: self.started.load(Ordering::Relaxed),
+            player_reconnects: self.player_reconnects.lock().map(|r| r.clone()).unwrap_or_default(),
+            spectator_reconnects: self.spectator_reconnects.load(Ordering::Relaxed),
+            told_to_reconnect: self.told_to_reconnect.load(Ordering::Relaxed),
+            dial_failures: self.dial_failures.load(Ordering::Relaxed),
+            acks: self.acks.lock().map(|a| a.clone()).unwrap_or_default(),
         }
     }
 }
@@ -219,6 +317,10 @@ pub struct Summary<'a> {
     pub server_rss_peak_kib: Option<u64>,
     pub server_rss_kib_per_match: Option<f64>,
     pub server_rss_growth: Option<RssGrowth>,
+    pub reconnects_per_player_mean: f64,
+    pub reconnects_per_player_max: u32,
+    pub spectator_reconnects: u64,
+    pub told_to_reconnect: u64,
 }
 
 impl<'a> Summary<'a> {
@@ -257,6 +359,10 @@ impl<'a> Summary<'a> {
                 _ => None,
             },
             server_rss_growth: server.rss_growth,
+            reconnects_per_player_mean: f.reconnects_per_player().0,
+            reconnects_per_player_max: f.reconnects_per_player().1,
+            spectator_reconnects: f.spectator_reconnects,
+            told_to_reconnect: f.told_to_reconnect,
         }
     }
 
@@ -285,6 +391,15 @@ impl<'a> Summary<'a> {
         );
         if let Some(f) = first_failure {
             out.push_str(&format!("first failure: {f}\n"));
+        }
+        if self.reconnects_per_player_max > 0 || self.spectator_reconnects > 0 {
+            out.push_str(&format!(
+                "reconnections: {:.2} per player (at most {}), {} of spectators; told to reconnect {} times\n",
+                self.reconnects_per_player_mean,
+                self.reconnects_per_player_max,
+                self.spectator_reconnects,
+                self.told_to_reconnect
+            ));
         }
         match (self.server_cpu_seconds, self.server_cpu_us_per_action) {
             (Some(cpu), per) => out.push_str(&format!(
@@ -334,6 +449,20 @@ mod tests {
             assert!((got - want).abs() / want < 0.025, "q{q}: {got} vs {want}");
         }
         assert_eq!(f.max_latency_us, 1_000_000);
+    }
+
+    #[test]
+    fn reconnections_per_player_merge_into_a_mean_and_a_max() {
+        let (a, b) = (Stats::default(), Stats::default());
+        a.reconnected([0, 2], 1);
+        a.reconnected([1, 1], 0);
+        b.reconnected([3, 1], 2);
+        let mut f = a.figures();
+        f.merge(b.figures());
+        let (mean, max, players) = f.reconnects_per_player();
+        assert_eq!((max, players, f.spectator_reconnects), (3, 6, 3));
+        assert!((mean - 8.0 / 6.0).abs() < 1e-9, "{mean}");
+        assert_eq!(Figures::default().reconnects_per_player(), (0.0, 0, 0));
     }
 
     #[test]

@@ -12,7 +12,7 @@ use tokio_util::task::TaskTracker;
 
 use crate::config::Config;
 use crate::metrics_names as m;
-use crate::room::{Registry, Room, RoomHandle};
+use crate::room::{LoadGates, Registry, Room, RoomHandle};
 use evr_store::Store;
 
 pub struct App {
@@ -20,8 +20,15 @@ pub struct App {
     pub store: Arc<dyn Store>,
     /// Rooms in memory by code.
     pub rooms: Arc<Registry>,
+    /// Rooms being loaded from the store: one load (and one claim) at a time per room.
+    loading: LoadGates,
     /// Room actors and connection tasks, awaited on shutdown.
     pub tracker: TaskTracker,
+    /// Cancelled at SIGTERM: the node says it is not ready (`/readyz`) and keeps serving for
+    /// `--drain-secs`, so that the front door stops sending players here first.
+    pub draining: CancellationToken,
+    /// Cancelled when the drain is over: new rooms are refused, the listener closes, every room
+    /// tells its players to reconnect.
     pub shutdown: CancellationToken,
     /// On a shared store: whether the last check reached it (`room/ownership.rs`). A node that
     /// cannot reach the store says it is not ready, and the front door sends players elsewhere.
@@ -44,7 +51,9 @@ impl App {
             config,
             store,
             rooms: Arc::new(Registry::default()),
+            loading: LoadGates::default(),
             tracker: TaskTracker::new(),
+            draining: CancellationToken::new(),
             shutdown: CancellationToken::new(),
             store_reachable: Arc::new(std::sync::atomic::AtomicBool::new(true)),
             next_conn: AtomicU64::new(1),
@@ -66,6 +75,17 @@ impl App {
         {
             return Ok(Some(h));
         }
+        // one load at a time per room: whoever waited finds the room the first one loaded
+        let ticket = self.loading.enter(code);
+        let _one_at_a_time = ticket.gate.lock().await;
+        match self.rooms.get(code) {
+            Some(h) => Ok(Some(h)),
+            None => self.load(code).await,
+        }
+    }
+
+    /// Claims room `code` in the store, rebuilds it and starts it (`None`: no such room).
+    async fn load(&self, code: &str) -> Result<Option<RoomHandle>, RoomLoadError> {
         let store = self.store.clone();
         let owned = code.to_string();
         // serving the room here claims it: another server that still holds it will let it go
@@ -132,4 +152,58 @@ pub enum RoomLoadError {
     Recovery(#[from] crate::room::RecoveryError),
     #[error("loading task: {0}")]
     Task(String),
+}
+
+#[cfg(test)]
+mod tests {
+    use evr_protocol::{RoomOptions, SideChoice, SpectatorPolicy};
+    use evr_rules::{Faction, Mode};
+    use evr_store::{FIRST_EPOCH, SqliteStore};
+
+    use super::*;
+    use crate::room::NewRoom;
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn connections_arriving_together_for_a_stored_room_claim_it_once() {
+        let dir = std::env::temp_dir().join(format!("evr-app-claims-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let config = Arc::new(Config::for_tests(dir.clone()));
+        let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&dir).expect("a store"));
+        let new = NewRoom {
+            code: "CLAIMONCE1".into(),
+            options: RoomOptions {
+                side: SideChoice::Rebel,
+                mode: Mode::Full,
+                spectators: SpectatorPolicy::AnyoneWithLink,
+                opponent: None,
+                reveal_at_end: false,
+                clock: None,
+            },
+            creator_faction: Faction::Rebel,
+            invite: "invite".into(),
+            join_code: None,
+            creator_token: "token".into(),
+            creator_name: None,
+        };
+        // stored, not started: as a room another node served before it went away
+        drop(Room::create(new, store.clone(), config.clone()).await.expect("stored"));
+        let app = Arc::new(App::new(config, store.clone(), crate::prometheus()));
+        let loads: Vec<_> = (0..8)
+            .map(|_| {
+                let app = app.clone();
+                tokio::spawn(async move { app.room("CLAIMONCE1").await })
+            })
+            .collect();
+        for load in loads {
+            let handle = load.await.expect("the load's task").expect("loaded");
+            assert!(handle.is_some(), "the room is found");
+        }
+        let epochs = store.epochs(&["CLAIMONCE1".to_string()]).expect("epochs");
+        assert_eq!(
+            epochs,
+            vec![("CLAIMONCE1".to_string(), FIRST_EPOCH + 1)],
+            "one claim for the eight connections (each more would fence the one before)"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

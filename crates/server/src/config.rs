@@ -80,6 +80,11 @@ pub struct Config {
     #[cfg(feature = "test-days")]
     #[arg(long = "day-secs", env = "EVR_TEST_DAY_SECS", hide = true, default_value_t = 86_400)]
     pub day_secs: u64,
+    /// Tests only (feature `test-days`): a file each game timed out and each reminder handed over
+    /// is appended to, one line each (`test_events.rs`).
+    #[cfg(feature = "test-days")]
+    #[arg(long = "test-event-log", env = "EVR_TEST_EVENT_LOG", hide = true)]
+    pub test_event_log: Option<PathBuf>,
     /// A day, always, without the `test-days` feature (in-process tests may still shorten it).
     #[cfg(not(feature = "test-days"))]
     #[arg(skip = 86_400u64)]
@@ -87,6 +92,13 @@ pub struct Config {
     /// Log as JSON lines.
     #[arg(long, env = "EVR_LOG_JSON", default_value_t = false)]
     pub log_json: bool,
+    /// On SIGTERM: seconds the server keeps serving its players while it says it is not ready
+    /// (`/readyz` answers 503), so that the front door takes it out of rotation before it stops
+    /// accepting connections; then it tells its players to reconnect (they reach another node) and
+    /// exits. At least the front door's time to notice (docker/haproxy.cfg: 2 checks 500 ms
+    /// apart); 0 stops at once. A second SIGTERM ends the drain early.
+    #[arg(long, env = "EVR_DRAIN_SECS", default_value_t = 2)]
+    pub drain_secs: u64,
 }
 
 impl Config {
@@ -115,6 +127,10 @@ impl Config {
         Duration::from_secs(self.disconnect_grace_secs)
     }
 
+    pub fn drain(&self) -> Duration {
+        Duration::from_secs(self.drain_secs)
+    }
+
     /// Settings for tests and load generators: a fresh data directory, permissive limits.
     pub fn for_tests(data_dir: PathBuf) -> Config {
         Config {
@@ -136,7 +152,10 @@ impl Config {
             ownership_check_ms: 1000,
             deadline_sweep_ms: 3000,
             day_secs: 86_400,
+            #[cfg(feature = "test-days")]
+            test_event_log: None,
             log_json: false,
+            drain_secs: 0,
         }
     }
 }

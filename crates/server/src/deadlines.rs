@@ -28,6 +28,10 @@ pub async fn sweep(app: Arc<App>) {
             _ = app.shutdown.cancelled() => return,
             _ = tick.tick() => {}
         }
+        // a draining server is leaving: it takes no room over (the others will)
+        if app.draining.is_cancelled() {
+            continue;
+        }
         let store = app.store.clone();
         let before = crate::room::now_ms().saturating_sub(grace);
         let due = match tokio::task::spawn_blocking(move || store.due_rooms(before, BATCH)).await {

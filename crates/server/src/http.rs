@@ -138,7 +138,8 @@ pub async fn healthz() -> &'static str {
 }
 
 pub async fn readyz(State(app): State<Arc<App>>) -> Response {
-    if app.shutdown.is_cancelled() {
+    // (from SIGTERM on, through the drain: the front door takes the node out while it still serves)
+    if app.draining.is_cancelled() {
         (StatusCode::SERVICE_UNAVAILABLE, "shutting down").into_response()
     } else if !app.store_reachable.load(std::sync::atomic::Ordering::Relaxed) {
         (StatusCode::SERVICE_UNAVAILABLE, "the store cannot be reached").into_response()

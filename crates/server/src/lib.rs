@@ -23,6 +23,7 @@ mod replay;
 mod room;
 mod seat_api;
 pub mod secrets;
+mod test_events;
 mod ws;
 
 use std::sync::{Arc, OnceLock};
@@ -110,10 +111,27 @@ fn open_store(config: &Config) -> Result<Arc<dyn Store>, StoreError> {
     )))
 }
 
-/// Serves until `shutdown` is cancelled: recovers every stored room first, then accepts
-/// connections; on shutdown stops accepting, tells clients, flushes the store and returns.
+/// When a server stops. Cancelling `begin` (SIGTERM) starts the shutdown: the server says it is
+/// not ready and keeps serving for `--drain-secs`, then stops accepting, tells every room (and so
+/// every client) to reconnect elsewhere, flushes the store and returns. Cancelling `now` as well (a
+/// second SIGTERM) ends the drain early.
+#[derive(Clone, Debug, Default)]
+pub struct Stop {
+    pub begin: CancellationToken,
+    pub now: CancellationToken,
+}
+
+/// Serves until `shutdown` is cancelled, then stops as [`Stop`] says (the drain included).
 pub async fn run(listener: TcpListener, config: Config, shutdown: CancellationToken) -> Result<(), ServerError> {
-    run_with(listener, config, None, shutdown).await
+    run_until(
+        listener,
+        config,
+        Stop {
+            begin: shutdown,
+            now: CancellationToken::new(),
+        },
+    )
+    .await
 }
 
 /// [`run`], with reminders handed to `notifier` (`None`: the server's own choice).
@@ -123,11 +141,34 @@ pub async fn run_with(
     notifier: Option<Arc<dyn notify::Notifier>>,
     shutdown: CancellationToken,
 ) -> Result<(), ServerError> {
+    let stop = Stop {
+        begin: shutdown,
+        now: CancellationToken::new(),
+    };
+    serve_with(listener, config, stop, notifier).await
+}
+
+/// Serves until `stop.begin` is cancelled; then drains (not ready, still serving), stops accepting,
+/// tells clients to reconnect, flushes the store and returns.
+pub async fn run_until(listener: TcpListener, config: Config, stop: Stop) -> Result<(), ServerError> {
+    serve_with(listener, config, stop, None).await
+}
+
+async fn serve_with(
+    listener: TcpListener,
+    config: Config,
+    stop: Stop,
+    notifier: Option<Arc<dyn notify::Notifier>>,
+) -> Result<(), ServerError> {
     let config = Arc::new(config);
     let store = open_store(&config)?;
     let mut app = App::new(config.clone(), store.clone(), prometheus());
     if let Some(notifier) = notifier {
         app.notifier = notifier;
+    }
+    #[cfg(feature = "test-days")]
+    if let Some(path) = &config.test_event_log {
+        test_events::open(path)?;
     }
     let app = Arc::new(app);
     // correspondence deadlines and reminders due in rooms nobody holds (`deadlines.rs`)
@@ -173,14 +214,10 @@ pub async fn run_with(
     let options = listen::SocketOptions {
         send_buffer: config.socket_send_buffer,
     };
-    let app_for_shutdown = app.clone();
-    let stop = shutdown.clone();
-    tokio::spawn(async move {
-        stop.cancelled().await;
-        // from now on new rooms are refused and readiness fails
-        app_for_shutdown.shutdown.cancel();
-    });
-    listen::serve(listener, router, options, shutdown, SHUTDOWN_GRACE).await;
+    // stops the listener (and ends kept-alive HTTP connections) once the drain is over
+    let stop_accepting = CancellationToken::new();
+    tokio::spawn(drain(app.clone(), stop, stop_accepting.clone()));
+    listen::serve(listener, router, options, stop_accepting, SHUTDOWN_GRACE).await;
 
     // Stop accepting is done; tell every room (and so every client), then wait for them.
     for room in app.rooms.all() {
@@ -194,4 +231,24 @@ pub async fn run_with(
     store.close();
     tracing::info!("stopped");
     Ok(())
+}
+
+/// From `stop.begin` on: not ready, still serving, for `--drain-secs` (or until `stop.now`). The
+/// front door checks readiness and stops sending new connections here; one that closes a node's
+/// sessions when it takes the node out (`on-marked-down shutdown-sessions`) also sends this node's
+/// players elsewhere now. Then `stop_accepting`: the rest is told to reconnect.
+async fn drain(app: Arc<App>, stop: Stop, stop_accepting: CancellationToken) {
+    stop.begin.cancelled().await;
+    app.draining.cancel();
+    let period = app.config.drain();
+    if !period.is_zero() && !stop.now.is_cancelled() {
+        tracing::info!(seconds = period.as_secs(), "draining: not ready, still serving");
+        tokio::select! {
+            _ = tokio::time::sleep(period) => {}
+            _ = stop.now.cancelled() => tracing::info!("drain cut short"),
+        }
+    }
+    // from now on new rooms are refused
+    app.shutdown.cancel();
+    stop_accepting.cancel();
 }

@@ -1,11 +1,11 @@
 //! The `evr-server` binary: with flags only, parse settings, set up logs and serve until SIGTERM
-//! or Ctrl-C; `backup` and `restore` copy the SQLite database out of and into a data directory.
+//! or Ctrl-C (a second one ends the drain early); `backup` and `restore` copy the SQLite database
+//! out of and into a data directory.
 
 use anyhow::Context;
 use clap::Parser;
-use evr_server::Config;
 use evr_server::commands::{self, Cli, Command};
-use tokio_util::sync::CancellationToken;
+use evr_server::{Config, Stop};
 use tracing_subscriber::EnvFilter;
 
 fn main() -> anyhow::Result<()> {
@@ -39,29 +39,45 @@ async fn serve(config: Config) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(config.bind)
         .await
         .with_context(|| format!("binding {}", config.bind))?;
-    let shutdown = CancellationToken::new();
-    let signal = shutdown.clone();
+    let stop = Stop::default();
+    let signals = stop.clone();
     tokio::spawn(async move {
-        wait_for_signal().await;
+        let mut wait = Signals::new();
+        wait.next().await;
         tracing::info!("shutting down");
-        signal.cancel();
+        signals.begin.cancel();
+        wait.next().await;
+        tracing::info!("a second signal: stopping without the rest of the drain");
+        signals.now.cancel();
     });
-    evr_server::run(listener, config, shutdown)
+    evr_server::run_until(listener, config, stop)
         .await
         .context("server failed")
 }
 
-async fn wait_for_signal() {
-    let ctrl_c = tokio::signal::ctrl_c();
+/// SIGTERM and Ctrl-C, registered once so that a second one is not missed.
+struct Signals {
     #[cfg(unix)]
-    {
-        if let Ok(mut term) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+    term: Option<tokio::signal::unix::Signal>,
+}
+
+impl Signals {
+    fn new() -> Signals {
+        Signals {
+            #[cfg(unix)]
+            term: tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok(),
+        }
+    }
+
+    async fn next(&mut self) {
+        #[cfg(unix)]
+        if let Some(term) = &mut self.term {
             tokio::select! {
-                _ = ctrl_c => {}
+                _ = tokio::signal::ctrl_c() => {}
                 _ = term.recv() => {}
             }
             return;
         }
+        let _ = tokio::signal::ctrl_c().await;
     }
-    let _ = ctrl_c.await;
 }

@@ -194,7 +194,8 @@ pub enum WriteOp {
     /// A chat message of room `code`.
     Chat { code: String, chat: StoredChat },
     /// A game ended outside the rules (a claimed win, a clock or a deadline): nothing is due
-    /// in the room any more (its wake-up is cleared).
+    /// in the room any more (its wake-up is cleared). A game ends once: a second result is
+    /// refused as fenced (whoever wrote the first owns the room).
     EndGame {
         code: String,
         game_no: u32,

@@ -139,7 +139,7 @@ async fn prepare(c: &Client) -> Result<Statements, tokio_postgres::Error> {
             .await?,
         end_game: c
             .prepare(&format!(
-                "UPDATE games SET result = $3 WHERE room_code = $1 AND game_no = $2 AND {}",
+                "UPDATE games SET result = $3 WHERE room_code = $1 AND game_no = $2 AND result IS NULL AND {}",
                 owned(4)
             ))
             .await?,

@@ -367,7 +367,7 @@ fn apply(conn: &Connection, write: &Write) -> Result<bool, rusqlite::Error> {
         WriteOp::EndGame { code, game_no, result } => {
             let rows = execute_cached(
                 conn,
-                "UPDATE games SET result = ?3 WHERE room_code = ?1 AND game_no = ?2
+                "UPDATE games SET result = ?3 WHERE room_code = ?1 AND game_no = ?2 AND result IS NULL
                  AND EXISTS (SELECT 1 FROM rooms WHERE code = ?1 AND owner_epoch = ?4)",
                 params![code, game_no, to_json(result)?, epoch],
             )?;

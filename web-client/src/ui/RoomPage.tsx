@@ -5,6 +5,7 @@ import { Connection } from "../net/connection";
 import { browserSocketFactory, realClock, wsUrlFor } from "../net/env";
 import { otherFaction } from "../net/protocol";
 import { displayCode } from "../net/roomCode";
+import { reloadOnVersionMismatch, tabStorage } from "../net/versionReload";
 import { GameStore } from "../state/store";
 import { useTurnAlerts } from "./attention";
 import { CardDetail } from "./CardDetail";
@@ -37,11 +38,18 @@ export function RoomPage({ code, watch }: { code: string; watch: boolean }) {
     if (!ctx) return;
     // the room goes to the top of this device's rooms (the landing page's list)
     if (token) tokens.touch(code);
+    // a server of another release: reload to get its page (a few times at most)
+    const stopWatching = reloadOnVersionMismatch(ctx.conn, {
+      storage: tabStorage(),
+      clock: realClock,
+      reload: () => location.reload(),
+    });
     ctx.conn.start();
     const onOnline = () => ctx.conn.retryNow();
     addEventListener("online", onOnline);
     return () => {
       removeEventListener("online", onOnline);
+      stopWatching();
       ctx.conn.stop();
       ctx.store.detach();
     };

@@ -241,7 +241,10 @@ impl Room {
         if self.check_deadlines().await || self.ownership.is_lost() {
             return;
         }
-        let passed_over = self.send_reminders().await;
+        // a reminder whose record failed is tried again at `retry_at`, before anything else
+        let Some(passed_over) = self.send_reminders().await else {
+            return;
+        };
         if (passed_over || retry) && !self.ownership.is_lost() {
             self.store_deadlines().await;
         }
@@ -283,6 +286,7 @@ impl Room {
         self.current.forfeit_winner = Some(winner);
         self.current.forfeit_reason = Some(ForfeitReason::Time);
         tracing::info!(room = %self.code, loser = loser.name(), "a deadline passed");
+        crate::test_events::record(|| format!("timeout {} {} {}", self.code, self.current.game_no, loser.name()));
         let room = self.room_info();
         self.broadcast(|_, _| ServerMsg::Room { room: room.clone() });
         self.broadcast_clock();
@@ -297,12 +301,13 @@ impl Room {
     }
 
     /// Records and hands over the reminders due now; returns whether some were passed over (then
-    /// the wake-up moved without a reminder's write, and the caller stores it).
-    async fn send_reminders(&mut self) -> bool {
+    /// the wake-up moved without a reminder's write, and the caller stores it), `None` if a
+    /// record failed.
+    async fn send_reminders(&mut self) -> Option<bool> {
         let now = now_ms();
-        let Some(d) = &self.deadlines else { return false };
+        let d = self.deadlines.as_ref()?;
         if self.current.is_over() {
-            return false;
+            return Some(false);
         }
         let due = d.clock.reminders_due(now, &d.done);
         let all_before = d.clock.reminders_before(now + 1);
@@ -317,7 +322,7 @@ impl Room {
                 continue;
             }
             if !self.record_and_send(r, now).await {
-                return false;
+                return None;
             }
         }
         // what came due meanwhile (a "your turn" a late "running out" superseded) is done too
@@ -326,7 +331,7 @@ impl Room {
             d.done.extend(all_before);
             passed_over |= d.done.len() > before;
         }
-        passed_over
+        Some(passed_over)
     }
 
     /// Records reminder `r` under the room's claim, then hands it to the notifier; `false` if
@@ -356,6 +361,10 @@ impl Room {
             d.done.insert(r.key());
         }
         tracing::info!(room = %self.code, side = r.side.name(), kind = r.kind.as_str(), "reminder recorded");
+        crate::test_events::record(|| {
+            let (game, side, kind) = (self.current.game_no, r.side.name(), r.kind.as_str());
+            format!("reminder {} {game} {side} {} {kind}", self.code, r.decision_seq)
+        });
         self.notifier.send(Reminder {
             room: self.code.clone(),
             game_no: self.current.game_no,

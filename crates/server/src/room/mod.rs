@@ -48,7 +48,7 @@ pub(crate) use self::deadline::{claim_with_deadlines, now_ms};
 use self::game_match::Match;
 pub use self::joining::new_join_code;
 pub use self::recovery::RecoveryError;
-pub use self::registry::Registry;
+pub use self::registry::{LoadGates, Registry};
 use self::seat::{BySeat, Seat};
 use crate::config::Config;
 use crate::fairness::GameSecret;

@@ -50,7 +50,13 @@ impl Room {
             let p = self.current.seat_of(f);
             let connected = self.is_connected(p);
             let claim_in_seconds = match self.away_since[p] {
-                Some(t) if !connected && !self.current.is_over() && self.seat_hashes[p].is_some() => {
+                // in a correspondence game absence is normal: the deadline decides, not a claim
+                Some(t)
+                    if !connected
+                        && !self.current.is_over()
+                        && self.seat_hashes[p].is_some()
+                        && self.deadlines.is_none() =>
+                {
                     Some(grace.saturating_sub(now.duration_since(t)).as_secs() as u32)
                 }
                 _ => None,

@@ -3,7 +3,7 @@
 //! state never depends on being in memory, because every change is committed before it is sent.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use tokio::sync::mpsc;
 
@@ -46,12 +46,9 @@ impl Registry {
     }
 
     /// Removes room `code` if it is still the actor owning `ownership` (not one started since).
-    pub fn remove(&self, code: &str, ownership: &std::sync::Arc<super::ownership::Ownership>) {
+    pub fn remove(&self, code: &str, ownership: &Arc<super::ownership::Ownership>) {
         let mut rooms = self.lock();
-        if rooms
-            .get(code)
-            .is_some_and(|h| std::sync::Arc::ptr_eq(&h.ownership, ownership))
-        {
+        if rooms.get(code).is_some_and(|h| Arc::ptr_eq(&h.ownership, ownership)) {
             rooms.remove(code);
         }
     }
@@ -71,5 +68,48 @@ impl Registry {
             return false;
         }
         rooms.remove(code).is_some()
+    }
+}
+
+/// One gate per room being loaded from the store on this server (`App::room`): the connections
+/// that arrive together for a room that is not in memory — its players and spectators coming back
+/// after their node went away — load and claim it once, the others waiting for that load. Each
+/// claim raises the room's epoch: a second one would fence the first one's writes, and the room
+/// would let go of everyone it had just welcomed (`ownership.rs`).
+#[derive(Default)]
+pub struct LoadGates {
+    gates: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+}
+
+impl LoadGates {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<tokio::sync::Mutex<()>>>> {
+        self.gates.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Room `code`'s gate, to hold while loading it; it goes when the returned ticket is dropped
+    /// (those still waiting on it go on with their own ticket).
+    pub fn enter(&self, code: &str) -> LoadTicket<'_> {
+        let gate = self.lock().entry(code.to_string()).or_default().clone();
+        LoadTicket {
+            gates: self,
+            code: code.to_string(),
+            gate,
+        }
+    }
+}
+
+/// A place in the queue of one room's loads (`LoadGates::enter`).
+pub struct LoadTicket<'a> {
+    gates: &'a LoadGates,
+    code: String,
+    pub gate: Arc<tokio::sync::Mutex<()>>,
+}
+
+impl Drop for LoadTicket<'_> {
+    fn drop(&mut self) {
+        let mut gates = self.gates.lock();
+        if gates.get(&self.code).is_some_and(|g| Arc::ptr_eq(g, &self.gate)) {
+            gates.remove(&self.code);
+        }
     }
 }

@@ -103,7 +103,8 @@ impl Room {
         let grace = self.config.disconnect_grace();
         let away_long_enough =
             self.away_since[other].is_some_and(|t| t.elapsed() >= grace) && !self.is_connected(other);
-        if self.current.is_over() || !away_long_enough {
+        // in a correspondence game absence is normal: the opponent's deadline decides
+        if self.current.is_over() || !away_long_enough || self.deadlines.is_some() {
             return self.error(
                 conn,
                 ErrorCode::CannotClaimWin,

@@ -4,8 +4,9 @@
 //! typed (`routing.rs`), a node cut off from the database steps aside while its games go on
 //! elsewhere (`store_cut.rs`), bad store settings stop a server at start (`bad_config.rs`), TLS to
 //! PostgreSQL checks what libpq's `sslmode` says (`tls.rs`, on a second PostgreSQL with `ssl=on` from
-//! `EVR_TEST_POSTGRES_TLS`), and a `pg_dump` taken during games restores every one of them
-//! (`restore.rs`). Real processes on loopback: PostgreSQL from `EVR_TEST_POSTGRES` (scripts/test.sh
+//! `EVR_TEST_POSTGRES_TLS`), a `pg_dump` taken during games restores every one of them
+//! (`restore.rs`), and a rolling restart under 300 human-paced matches fails none and loses nothing
+//! (`roll.rs`). Real processes on loopback: PostgreSQL from `EVR_TEST_POSTGRES` (scripts/test.sh
 //! starts a throwaway cluster), `haproxy` from the PATH, `evr-server` as built for this test (and for
 //! `restore.rs` `evr-loadgen` and `evr` beside it, `pg_dump`/`pg_restore` of the server's version).
 //!
@@ -20,10 +21,12 @@ mod support;
 
 mod bad_config;
 mod chaos;
+mod deadlines;
 mod nodes;
 mod partition;
 mod player;
 mod restore;
+mod roll;
 mod routing;
 mod store_cut;
 mod tls;

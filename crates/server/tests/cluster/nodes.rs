@@ -82,6 +82,39 @@ impl Node {
     pub fn is_running(&self) -> bool {
         self.child.is_some()
     }
+
+    /// SIGTERM, as an operator stops a node: it starts to drain (a second one ends the drain).
+    pub fn sigterm(&self) -> Result<()> {
+        let child = self.child.as_ref().context("the node is not running")?;
+        let sent = Command::new("kill").args(["-TERM", &child.id().to_string()]).status()?;
+        anyhow::ensure!(sent.success(), "kill -TERM {}", child.id());
+        Ok(())
+    }
+
+    /// Whether the node's process has not exited (yet).
+    pub fn still_running(&mut self) -> Result<bool> {
+        match &mut self.child {
+            Some(child) => Ok(child.try_wait()?.is_none()),
+            None => Ok(false),
+        }
+    }
+
+    /// Waits (at most `within`) until the node has exited; its exit status.
+    pub async fn exited(&mut self, within: Duration) -> Result<std::process::ExitStatus> {
+        let mut child = self.child.take().context("the node is not running")?;
+        let deadline = std::time::Instant::now() + within;
+        loop {
+            if let Some(status) = child.try_wait()? {
+                return Ok(status);
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = child.kill();
+                let _ = child.wait();
+                bail!("{} did not exit within {within:?}", self.addr);
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
 }
 
 impl Drop for Node {
@@ -93,12 +126,17 @@ impl Drop for Node {
 /// Three nodes started on `urls` (one store URL each) and HAProxy in front of them, logging
 /// into a fresh directory named after `test`.
 pub async fn cluster(test: &str, urls: [&str; 3]) -> Result<([Node; 3], Front)> {
+    cluster_with(test, urls, &[]).await
+}
+
+/// [`cluster`], each node started with the flags `extra` too.
+pub async fn cluster_with(test: &str, urls: [&str; 3], extra: &[&str]) -> Result<([Node; 3], Front)> {
     let logs = support::temp_dir(test);
     std::fs::create_dir_all(&logs)?;
     let mut nodes = [
-        Node::new(urls[0], &[], &logs, "node1")?,
-        Node::new(urls[1], &[], &logs, "node2")?,
-        Node::new(urls[2], &[], &logs, "node3")?,
+        Node::new(urls[0], extra, &logs, "node1")?,
+        Node::new(urls[1], extra, &logs, "node2")?,
+        Node::new(urls[2], extra, &logs, "node3")?,
     ];
     for n in &mut nodes {
         n.start().await?;
@@ -126,6 +164,7 @@ pub const PLAYERS: &str = "evr_connections{role=\"player\"}";
 pub struct Front {
     pub addr: SocketAddr,
     child: Child,
+    log: PathBuf,
 }
 
 impl Front {
@@ -143,9 +182,27 @@ impl Front {
             .stderr(std::fs::File::create(logs.join("haproxy.log"))?)
             .spawn()
             .context("starting haproxy (is it installed? scripts/test.sh installs it)")?;
-        let front = Front { addr, child };
+        let front = Front {
+            addr,
+            child,
+            log: logs.join("haproxy.log"),
+        };
         wait_ready(addr, "/readyz").await?;
         Ok(front)
+    }
+}
+
+impl Front {
+    /// How many times HAProxy has said that `node` (node1…node3) went `state` (`UP` or `DOWN`):
+    /// it logs every change of a server's state, on stderr.
+    pub fn times_marked(&self, node: usize, state: &str) -> Result<usize> {
+        let log = std::fs::read_to_string(&self.log)?;
+        let line = format!("Server nodes/node{node} is {state}");
+        // (each change is written twice: with and without its "[WARNING] (pid)" prefix)
+        Ok(log
+            .lines()
+            .filter(|l| l.starts_with("[WARNING]") && l.contains(&line))
+            .count())
     }
 }
 

@@ -104,7 +104,7 @@ async fn a_node_cut_off_from_the_database_steps_aside_and_its_games_go_on_elsewh
     relay.open.store(false, Ordering::Relaxed);
     let cut = std::time::Instant::now();
     let mut refused = false;
-    for _ in 0..100 {
+    for _ in 0..600 {
         let (status, _) = support::http(nodes[0].addr, "GET", "/readyz", None).await?;
         if status == 503 {
             refused = true;
@@ -112,10 +112,10 @@ async fn a_node_cut_off_from_the_database_steps_aside_and_its_games_go_on_elsewh
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    ensure!(refused, "node 1 says it is not ready within 10 s of the cut");
+    ensure!(refused, "node 1 says it is not ready within a minute of the cut");
     // HAProxy takes it out (two failed checks) and cuts its WebSockets; the players move
     let mut gone = false;
-    for _ in 0..200 {
+    for _ in 0..1200 {
         if metric(&nodes[0], PLAYERS).await? == 0 {
             gone = true;
             break;
@@ -142,7 +142,7 @@ async fn a_node_cut_off_from_the_database_steps_aside_and_its_games_go_on_elsewh
         ensure!(seen.finished, "every game finished");
     }
     let mut ready = false;
-    for _ in 0..100 {
+    for _ in 0..600 {
         if support::http(nodes[0].addr, "GET", "/readyz", None).await?.0 == 200 {
             ready = true;
             break;

@@ -4,7 +4,6 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use anyhow::{Result, bail};
-use evr_protocol::ClientMsg;
 use evr_rules::Mode;
 
 use crate::support::{self, Client, Seats, Welcome};
@@ -88,9 +87,7 @@ async fn idle_rooms_leave_memory_and_come_back_exactly() -> Result<()> {
         "the absent creator has a claim clock: {:?}",
         wd.presence
     );
-    tokio::time::sleep(Duration::from_millis(2300)).await;
-    d.send(&ClientMsg::ClaimWin).await?;
-    let room = d.recv_room().await?;
+    let room = d.claim_win_once_allowed().await?;
     assert_eq!(room.forfeit_winner, Some(claim.guest));
     server.stop().await
 }

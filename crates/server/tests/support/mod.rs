@@ -436,6 +436,30 @@ impl Client {
         .await
     }
 
+    /// Claims the win once the server allows it (the opponent away past the grace period), trying
+    /// again every 200 ms while it answers `cannot_claim_win`, for 30 s at most: however long the
+    /// server takes to notice the opponent's departure on a busy machine. The room facts after it.
+    pub async fn claim_win_once_allowed(&mut self) -> Result<RoomInfo> {
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        loop {
+            self.send(&ClientMsg::ClaimWin).await?;
+            let answer = self
+                .recv_until("room or error", |m| match m {
+                    ServerMsg::Room { room } => Some(Ok(room)),
+                    ServerMsg::Error { code, .. } => Some(Err(code)),
+                    _ => None,
+                })
+                .await?;
+            match answer {
+                Ok(room) => return Ok(room),
+                Err(ErrorCode::CannotClaimWin) if std::time::Instant::now() < deadline => {
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+                Err(code) => anyhow::bail!("the win could not be claimed: {code:?}"),
+            }
+        }
+    }
+
     /// Presence messages until one satisfies `done`.
     pub async fn recv_presence_until(&mut self, done: impl Fn(&Presence) -> bool) -> Result<Presence> {
         self.recv_until("presence", |m| match m {

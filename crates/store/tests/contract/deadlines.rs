@@ -137,6 +137,28 @@ async fn the_rooms_due_are_found_by_their_wake_up_and_a_game_end_clears_it() -> 
             store.load_deadlines("ROOMAAAA", 1)?.wake_at.is_none(),
             "{name}: cleared"
         );
+        // a game ends once: a second result is refused and the first stays
+        let again = write(
+            &store,
+            WriteOp::EndGame {
+                code: "ROOMAAAA".into(),
+                game_no: 1,
+                result: GameResult {
+                    forfeit_winner: Some(Faction::Rebel),
+                    reason: ForfeitReason::OpponentAway,
+                },
+            },
+        )
+        .await;
+        ensure!(
+            matches!(again, Err(StoreError::Fenced)),
+            "{name}: ended twice: {again:?}"
+        );
+        let result = crate::core::current_game(&crate::core::load(&store, "ROOMAAAA")?)?.result;
+        ensure!(
+            result.and_then(|r| r.forfeit_winner) == Some(Faction::Imperial),
+            "{name}: the first result stays: {result:?}"
+        );
     }
     Ok(())
 }
