@@ -124,7 +124,7 @@ if [ "$QUICK" -eq 0 ]; then
   step check "the release server has no test-only day length (--day-secs)" release_has_no_test_days
   step check "build (release, with the test-only day length for the tests: feature test-days)" \
     cargo build --release --locked -p evr-server "${TEST_DAYS[@]}"
-  step node "end-to-end: two players and a spectator in Debian's chromium against the real server" \
+  step node "end-to-end: two players and a spectator in Debian's chromium against the real server; a game over days played from reminder mails" \
     env EVR_E2E_SKIP_BUILD=1 bash tests/e2e/run.sh
 fi
 

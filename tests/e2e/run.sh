@@ -4,6 +4,12 @@
 # Debian's chromium, stops the server. Exit status: the test's.
 #   EVR_E2E_SKIP_BUILD=1   use the existing web-client/dist and target/release/evr-server
 #   E2E_SEED=<n>           the seed of the players' random choices (default 20261122)
+#   EVR_E2E_ONLY=main|correspondence   run one of the two test files (default: both)
+# The correspondence test (a game over days played from reminder mails) needs the server built with
+# the test-only `test-days` feature (`--day-secs`): target/release/evr-server when it is such a build
+# (scripts/test.sh builds it so), else target/release/evr-server-test-days, which this script builds
+# first (only the evr-server crate is compiled twice); and the SMTP sink scripts/mail/smtp_sink.py
+# (Python, aiosmtpd).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
@@ -38,6 +44,11 @@ if [ "${EVR_E2E_SKIP_BUILD:-0}" != "1" ]; then
       say "web-client/dist is up to date"
     fi
   )
+  if [ "${EVR_E2E_ONLY:-}" != "main" ]; then
+    say "building the server with the test-only feature test-days (for the correspondence test)"
+    (cd "$ROOT" && cargo build --release -p evr-server --features evr-server/test-days \
+      && cp target/release/evr-server target/release/evr-server-test-days)
+  fi
   say "building the server (embeds web-client/dist)"
   (cd "$ROOT" && cargo build --release -p evr-server -p evr-cli)
 fi
@@ -68,10 +79,30 @@ for _ in $(seq 200); do
   sleep 0.1
 done
 
-say "running the test"
 cd "$HERE"
 status=0
-EVR_BASE_URL="http://127.0.0.1:$PORT" CHROMIUM_PATH="$CHROMIUM_PATH" \
-  node --test --test-reporter=spec e2e.test.mjs || status=$?
-if [ "$status" -ne 0 ]; then say "FAILED (exit $status); screenshots and server.log in $HERE/artifacts"; else say "passed"; fi
+if [ "${EVR_E2E_ONLY:-}" != "correspondence" ]; then
+  say "running the test"
+  EVR_BASE_URL="http://127.0.0.1:$PORT" CHROMIUM_PATH="$CHROMIUM_PATH" \
+    node --test --test-reporter=spec e2e.test.mjs || status=$?
+fi
+stop_server
+if [ "${EVR_E2E_ONLY:-}" != "main" ]; then
+  # starts its own server (the test-days build) and SMTP sink, on a Python with aiosmtpd that the
+  # mail tests' scripts/mail/sink.sh finds or makes (a venv from PyPI, else Debian's package)
+  say "running the correspondence test"
+  # shellcheck source=../../scripts/mail/sink.sh
+  source "$ROOT/scripts/mail/sink.sh"
+  SINK_PYTHON="$(cd "$ROOT" && smtp_sink_python)" || { say "no Python with aiosmtpd for the SMTP sink"; exit 1; }
+  # the test-days server: scripts/test.sh's release binary is built with the feature; a build by
+  # this script keeps it beside the release binary as evr-server-test-days
+  CORR_BIN="${EVR_CORR_SERVER_BIN:-}"
+  if [ -z "$CORR_BIN" ]; then
+    CORR_BIN="$ROOT/target/release/evr-server-test-days"
+    "$BIN" --day-secs 1 --version >/dev/null 2>&1 && CORR_BIN="$BIN"
+  fi
+  EVR_CORR_SERVER_BIN="$CORR_BIN" EVR_SINK_PYTHON="$SINK_PYTHON" \
+    CHROMIUM_PATH="$CHROMIUM_PATH" node --test --test-reporter=spec correspondence.test.mjs || status=$?
+fi
+if [ "$status" -ne 0 ]; then say "FAILED (exit $status); screenshots and server logs in $HERE/artifacts"; else say "passed"; fi
 exit "$status"

@@ -118,6 +118,7 @@ describe("the rooms this device holds", () => {
     state: "your_turn",
     round: 2,
     vp: [3, 1],
+    clock: null,
     outcome: null,
     forfeit_winner: null,
     forfeit_reason: null,

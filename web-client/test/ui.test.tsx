@@ -44,8 +44,8 @@ describe("UI", () => {
     expect(root.textContent).toContain("Create a room");
     expect(buttons()).toContain("Create room");
     // Side (3), game (2), opponent (a friend or the computer at three levels: 4), spectators (2),
-    // clock (none, 10+10, 20+20, custom: 4).
-    expect(root.querySelectorAll('input[type="radio"]').length).toBe(15);
+    // clock (none, 10+10, 20+20, custom, over days: 5).
+    expect(root.querySelectorAll('input[type="radio"]').length).toBe(16);
     expect(root.textContent).toContain("Computer — hard");
   });
 

@@ -6,7 +6,7 @@
 use evr_rules::{ByFaction, Faction, Outcome};
 use serde::{Deserialize, Serialize};
 
-use crate::{ForfeitReason, Opponent, RoomOptions};
+use crate::{ClockView, ForfeitReason, Opponent, RoomOptions};
 
 /// Longest display name of a player (or a spectator in the chat), in characters.
 pub const MAX_NAME_CHARS: usize = 24;
@@ -138,4 +138,9 @@ pub struct SeatSummary {
     pub outcome: Option<Outcome>,
     pub forfeit_winner: Option<Faction>,
     pub forfeit_reason: Option<ForfeitReason>,
+    /// A correspondence room's clock as it stands at this answer (each side's deadline and time
+    /// left), so the list can put the games where this seat owes a decision first, with the time
+    /// left; `null` in rooms without one, in live rooms and once the game is over.
+    #[serde(default)]
+    pub clock: Option<ClockView>,
 }

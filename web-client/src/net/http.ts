@@ -1,6 +1,6 @@
 // The HTTP API (proto/PROTOCOL.md): create a room, look one up by its code, take the free seat (invite
 // link or join code), a new invite, a seat moved to another device, a seat's summary, the room's
-// games and a finished game's replay steps. Bodies are the generated types.
+// games, a finished game's replay steps, and a seat's email reminders. Bodies are the generated types.
 import type {
   ApiErrorBody,
   ClientErrorCode,
@@ -9,12 +9,16 @@ import type {
   GameArchive,
   JoinedRoom,
   JoinRequest,
+  MailStatus,
   NewInvite,
+  ReminderSettings,
+  RemindersSet,
   ReplayEyes,
   ReplaySteps,
   RoomStatus,
   SeatSummary,
   SeatTransfer,
+  SetReminders,
   TakeSeat,
 } from "./protocol";
 
@@ -97,6 +101,25 @@ export class ApiClient {
     return data as T;
   }
 
+  /** A request answered with no body (204) when it succeeds. */
+  private async requestEmpty(path: string, init: Parameters<FetchLike>[1]): Promise<void> {
+    let res: Awaited<ReturnType<FetchLike>>;
+    try {
+      res = await this.fetchFn(`${this.base}${path}`, init);
+    } catch (e) {
+      throw new ApiError(0, "network", e instanceof Error ? e.message : String(e));
+    }
+    if (res.ok) return;
+    let data: unknown = null;
+    try {
+      data = await res.json();
+    } catch {
+      data = null;
+    }
+    if (isApiErrorBody(data)) throw new ApiError(res.status, data.code, data.message);
+    throw new ApiError(res.status, "bad_response", `HTTP ${res.status}`);
+  }
+
   /** Creates a room with these options (and the creator's display name, if any). */
   createRoom(body: CreateRoom): Promise<CreatedRoom> {
     return this.post<CreatedRoom>("/api/rooms", body);
@@ -152,5 +175,29 @@ export class ApiClient {
   /** Where the seat of `token` stands in its room: whose turn, names, result. */
   seatSummary(code: string, token: string): Promise<SeatSummary> {
     return this.request<SeatSummary>(`${room(code)}/seat`, { method: "GET", headers: bearer(token) });
+  }
+
+  /** Whether this server can send reminders by email (when not, the page offers none). */
+  mailStatus(): Promise<MailStatus> {
+    return this.request<MailStatus>("/api/mail", { method: "GET" });
+  }
+
+  /** The masked address this seat's reminders go to, and whether it was confirmed. */
+  reminders(code: string, token: string): Promise<ReminderSettings> {
+    return this.request<ReminderSettings>(`${room(code)}/reminders`, { method: "GET", headers: bearer(token) });
+  }
+
+  /** Leaves `email` for this seat's reminders: the server first mails it a confirmation link. */
+  setReminders(code: string, token: string, body: SetReminders): Promise<RemindersSet> {
+    return this.request<RemindersSet>(`${room(code)}/reminders`, {
+      method: "PUT",
+      headers: { "content-type": "application/json", ...bearer(token) },
+      body: JSON.stringify(body),
+    });
+  }
+
+  /** Forgets this seat's address: no more reminders. */
+  stopReminders(code: string, token: string): Promise<void> {
+    return this.requestEmpty(`${room(code)}/reminders`, { method: "DELETE", headers: bearer(token) });
   }
 }

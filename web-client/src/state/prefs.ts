@@ -1,7 +1,9 @@
 // This browser's own settings, remembered in its storage: the name its person goes by (offered as
 // their display name when they create or join a room, and written under as a spectator in the
 // chat), which chat voices a player has muted for themselves, and how "your turn" is announced (a
-// sound, a system notification). Nothing here is sent to the server but the name, when used.
+// sound, a system notification), and the email address last left for reminders (offered, filled in,
+// for the next room). Nothing here is sent to the server but the name and the address, when the
+// person sends them.
 import { signal } from "@preact/signals-core";
 import type { KeyValueStorage } from "../net/env";
 
@@ -17,9 +19,18 @@ export interface Prefs {
   sound: boolean;
   /** a system notification then (asked of the browser when switched on) */
   notify: boolean;
+  /** the address this device's person last left for a room's reminders (empty: none) */
+  email: string;
 }
 
-const DEFAULTS: Prefs = { name: "", muteSpectators: false, muteOpponentText: false, sound: true, notify: false };
+const DEFAULTS: Prefs = {
+  name: "",
+  muteSpectators: false,
+  muteOpponentText: false,
+  sound: true,
+  notify: false,
+  email: "",
+};
 const KEY = "evr.prefs";
 
 export const prefs = signal<Prefs>(DEFAULTS);
@@ -46,6 +57,7 @@ export function loadPrefs(store: KeyValueStorage): void {
     muteOpponentText: pick("muteOpponentText"),
     sound: pick("sound"),
     notify: pick("notify"),
+    email: pick("email"),
   };
 }
 

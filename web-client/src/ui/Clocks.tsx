@@ -1,8 +1,11 @@
 // The players' clocks, in a room with a time control, on the players' and spectators' screens: each
 // side's time left, counting down smoothly while it runs (from the server's last word, which every
-// update and every reconnect renews), red under 30 seconds.
+// update and every reconnect renews), red under 30 seconds. In a room played over days each side
+// owing a decision shows its deadline instead: the time left and the moment, in this viewer's time
+// zone, red in the last fifth (when the server's "time is running out" reminder goes).
 import { useEffect, useState } from "preact/hooks";
-import { sideName, t } from "../i18n";
+import { lang, sideName, t } from "../i18n";
+import { deadlineText, timeLeft } from "../i18n/time";
 import { FACTIONS, type Faction } from "../net/protocol";
 import type { GameStore } from "../state/store";
 
@@ -30,18 +33,28 @@ export function clockLeft(store: GameStore, now: number): [number, number] | nul
   return [0, 1].map((i) => Math.max(0, c.view.remaining_ms[i]! - (c.view.running[i] ? spent : 0))) as [number, number];
 }
 
+/** The last fifth of a decision's days: shown in red. */
+export function deadlineLow(msLeft: number, daysPerDecision: number, dayMs = DAY_MS): boolean {
+  return msLeft < (daysPerDecision * dayMs) / 5;
+}
+
+const DAY_MS = 86_400_000;
+
 export function Clocks({ store }: { store: GameStore }) {
   const c = store.clock.value;
   const [now, setNow] = useState(() => Date.now());
   const running = !!c && (c.view.running[0] || c.view.running[1]);
+  const days = c?.view.days_per_decision ?? null;
   useEffect(() => {
     if (!running) return;
-    const id = setInterval(() => setNow(Date.now()), 100);
+    // days left change slowly: a second is fine, and spares a phone
+    const id = setInterval(() => setNow(Date.now()), days === null ? 100 : 1000);
     return () => clearInterval(id);
-  }, [running]);
+  }, [running, days]);
   const left = clockLeft(store, running ? now : (c?.at ?? now));
   if (!c || !left) return null;
   const me = store.me.value;
+  if (days !== null) return <Deadlines store={store} left={left} days={days} />;
   return (
     <section class="clocks" aria-label={t("clock.title")}>
       {FACTIONS.map((f: Faction, i) => {
@@ -62,6 +75,49 @@ export function Clocks({ store }: { store: GameStore }) {
               {formatClock(ms)}
             </span>
             {on && <span class="run-text"> {t("clock.running")}</span>}
+          </span>
+        );
+      })}
+    </section>
+  );
+}
+
+/** A room played over days: each side's deadline, the running side filled and marked like a live clock. */
+function Deadlines({ store, left, days }: { store: GameStore; left: [number, number]; days: number }) {
+  const c = store.clock.value!;
+  const me = store.me.value;
+  const l = lang.value;
+  return (
+    <section class="clocks deadlines" aria-label={t("corr.title")}>
+      {FACTIONS.map((f: Faction, i) => {
+        const on = c.view.running[i];
+        const at = c.view.deadline_unix_ms[i];
+        const ms = left[i]!;
+        const low = on && deadlineLow(ms, days);
+        return (
+          <span key={f} class={`clock deadline ${f}${on ? " running" : ""}${low ? " low" : ""}`}>
+            <span class="who">
+              {sideName(f)}
+              {me === f ? t("common.youMark") : ""}
+            </span>{" "}
+            {on && (
+              <span class="run-mark" aria-hidden="true">
+                ▶
+              </span>
+            )}
+            {on && at !== null ? (
+              <>
+                <span class="time" role="timer" aria-live="off">
+                  {timeLeft(l, ms)}
+                </span>{" "}
+                <time class="until" dateTime={new Date(at).toISOString()}>
+                  {deadlineText(l, at)}
+                </time>
+                <span class="run-text"> {t("corr.toMove")}</span>
+              </>
+            ) : (
+              <span class="idle">{t("corr.waiting")}</span>
+            )}
           </span>
         );
       })}

@@ -32,6 +32,7 @@ export function Landing() {
   const [clock, setClock] = useState<ClockChoice>("none");
   const [customMinutes, setCustomMinutes] = useState(15);
   const [customIncrement, setCustomIncrement] = useState(10);
+  const [days, setDays] = useState<DaysChoice>("1");
   const [code, setCode] = useState("");
   const [joinCode, setJoinCode] = useState("");
   const [name, setName] = useState(prefs.value.name);
@@ -54,7 +55,7 @@ export function Landing() {
         spectators,
         opponent: opponentOption(opponent),
         ...(revealAtEnd ? { reveal_at_end: true } : {}),
-        ...timeControl(clock, customMinutes, customIncrement),
+        ...timeControl(clock, customMinutes, customIncrement, days),
         ...(chosen ? { name: chosen } : {}),
       });
       if (chosen) setPref("name", chosen);
@@ -159,15 +160,32 @@ export function Landing() {
                 name="clock"
                 value={clock}
                 onChange={setClock}
-                options={(["none", "10+10", "20+20", "custom"] as const).map((v) => [
+                options={(["none", "10+10", "20+20", "custom", "days"] as const).map((v) => [
                   v,
                   v === "none"
                     ? t("landing.clockNone")
                     : v === "custom"
                       ? t("landing.clockCustom")
-                      : t("landing.clockPreset", { m: v === "10+10" ? 10 : 20, s: v === "10+10" ? 10 : 20 }),
+                      : v === "days"
+                        ? t("landing.clockDays")
+                        : t("landing.clockPreset", { m: v === "10+10" ? 10 : 20, s: v === "10+10" ? 10 : 20 }),
                 ])}
               />
+              {clock === "days" && (
+                <>
+                  <Radio
+                    legend={t("landing.daysPerMove")}
+                    name="days"
+                    value={days}
+                    onChange={setDays}
+                    options={DAYS.map((d) => [d, d === "1" ? t("landing.oneDay") : t("landing.nDays", { n: d })])}
+                    describedBy="days-explain"
+                  />
+                  <p id="days-explain" class="small muted days-explain">
+                    {t("landing.daysExplain")}
+                  </p>
+                </>
+              )}
               {clock === "custom" && (
                 <p class="row clock-custom">
                   <label>
@@ -280,10 +298,20 @@ export function Landing() {
   );
 }
 
-type ClockChoice = "none" | "10+10" | "20+20" | "custom";
+type ClockChoice = "none" | "10+10" | "20+20" | "custom" | "days";
 
-/** The room option for a clock choice: presets, or custom minutes (1–90) and seconds a decision (0–120). */
-function timeControl(choice: ClockChoice, minutes: number, increment: number): { clock?: TimeControl } {
+/** The days a correspondence room gives each decision (the server accepts exactly these). */
+const DAYS = ["1", "2", "3", "7"] as const;
+type DaysChoice = (typeof DAYS)[number];
+
+/** The room option for a clock choice: presets, custom minutes (1–90) and seconds a decision (0–120),
+ *  or days per decision (a correspondence room). */
+function timeControl(
+  choice: ClockChoice,
+  minutes: number,
+  increment: number,
+  days: DaysChoice,
+): { clock?: TimeControl } {
   const clampInt = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Math.round(v) || lo));
   switch (choice) {
     case "none":
@@ -294,6 +322,8 @@ function timeControl(choice: ClockChoice, minutes: number, increment: number): {
       return { clock: { bank_secs: 1200, increment_secs: 20 } };
     case "custom":
       return { clock: { bank_secs: clampInt(minutes, 1, 90) * 60, increment_secs: clampInt(increment, 0, 120) } };
+    case "days":
+      return { clock: { days_per_decision: Number(days) } };
   }
 }
 
@@ -303,9 +333,10 @@ function Radio<T extends string>(props: {
   value: T;
   onChange: (v: T) => void;
   options: (readonly [T, string])[];
+  describedBy?: string;
 }) {
   return (
-    <fieldset class={`choices f-${props.name}`}>
+    <fieldset class={`choices f-${props.name}`} aria-describedby={props.describedBy}>
       <legend>{props.legend}</legend>
       {props.options.map(([v, label]) => (
         <label key={v} class={`choice${props.value === v ? " on" : ""} opt-${v}`}>

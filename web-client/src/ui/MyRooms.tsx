@@ -1,32 +1,52 @@
-// The landing page's list of the rooms this device holds a seat in, the one opened last first: each
-// a link back into its room with the players' names and where its game stands, as the server tells
-// that seat (`GET /api/rooms/{code}/seat`; the client decides nothing of it).
+// The landing page's list of the rooms this device holds a seat in, the one opened last first — but
+// the rooms played over days where it is your turn come first, the nearest deadline first, with the
+// time left (state/rooms.ts): each a link back into its room with the players' names and where its
+// game stands, as the server tells that seat (`GET /api/rooms/{code}/seat`; the client decides
+// nothing of it).
 import { useEffect, useState } from "preact/hooks";
-import { errorMessage, playerLabel, t } from "../i18n";
+import { errorMessage, lang, playerLabel, t } from "../i18n";
+import { timeLeft } from "../i18n/time";
 import { ApiError } from "../net/http";
 import { otherFaction, type SeatSummary } from "../net/protocol";
 import { displayCode } from "../net/roomCode";
+import { type ListedRoom, orderRooms, yourTimeLeft } from "../state/rooms";
 import { api, tokens } from "./services";
 
 /** At most this many rooms are asked about (the newest); the list says how many more there are. */
 const SHOWN = 12;
 
-type Row = { code: string; summary: SeatSummary | null; error: string | null; gone: boolean };
+/** How often the times left are counted down on the page. */
+const TICK_MS = 15_000;
+
+type Row = ListedRoom & { error: string | null; gone: boolean };
 
 export function MyRooms() {
   const [rows, setRows] = useState<Row[]>(() =>
-    tokens.rooms().map((r) => ({ code: r.code, summary: null, error: null, gone: false })),
+    tokens.rooms().map((r) => ({ code: r.code, summary: null, at: 0, error: null, gone: false })),
   );
+  const [now, setNow] = useState(() => Date.now());
   const total = rows.length;
-  const shown = rows.slice(0, SHOWN);
-  const codes = shown.map((r) => r.code).join(",");
+  const asked = rows.slice(0, SHOWN);
+  const codes = asked.map((r) => r.code).join(",");
+  const shown = orderRooms(asked, now);
+  const anyDue = shown.some((r) => yourTimeLeft(r, now) !== null);
+  useEffect(() => {
+    if (!anyDue) return;
+    const id = setInterval(() => setNow(Date.now()), TICK_MS);
+    return () => clearInterval(id);
+  }, [anyDue]);
   useEffect(() => {
     let live = true;
     for (const { code } of tokens.rooms().slice(0, SHOWN)) {
       const token = tokens.getToken(code);
       if (!token) continue;
       api.seatSummary(code, token).then(
-        (summary) => live && setRows((rs) => rs.map((r) => (r.code === code ? { ...r, summary, error: null } : r))),
+        (summary) => {
+          if (!live) return;
+          const at = Date.now();
+          setNow(at);
+          setRows((rs) => rs.map((r) => (r.code === code ? { ...r, summary, at, error: null } : r)));
+        },
         (err: unknown) => {
           if (!live) return;
           // a room that no longer exists, or no longer knows this seat, is offered to be forgotten
@@ -59,6 +79,9 @@ export function MyRooms() {
                 <span class="room-players">{players(r.summary)}</span>
                 <span class={`room-state${r.summary.state === "your_turn" ? " mine" : ""}`}>
                   {stateText(r.summary)}
+                  {yourTimeLeft(r, now) !== null && (
+                    <span class="left"> · {timeLeft(lang.value, yourTimeLeft(r, now)!)}</span>
+                  )}
                 </span>
               </>
             ) : r.error ? (

@@ -18,6 +18,7 @@ import { Lobby } from "./Lobby";
 import { MoveSeat } from "./MoveSeat";
 import { Planning } from "./Planning";
 import { Reference } from "./Reference";
+import { overDays, Reminders } from "./Reminders";
 import { SettingsMenu } from "./Settings";
 import { tokens } from "./services";
 import { Table } from "./Table";
@@ -179,13 +180,17 @@ function Room({ code, store }: { code: string; store: GameStore }) {
   // an opponent's rematch offer shows in the tab's title too, for a player looking elsewhere
   const asked = store.room.value?.rematch_requested;
   const offered = !!me && !!asked && asked[me === "rebel" ? 1 : 0] && !asked[me === "rebel" ? 0 : 1];
+  // a room over days: the opponent being away is how it is played (no away notice, no claim: the
+  // deadlines decide), and reminders by email are offered under the game
+  const days = overDays(store.room.value?.options.clock);
+  const over = view?.phase === "game_over" || store.forfeited.value;
   const title = `${offered ? `${t("over.offerTitle")} · ` : ""}${t("header.room", { code: displayCode(code) })} · ${t("app.title")}`;
   useTurnAlerts(store, title);
   return (
     <div class={`room ${me ?? "spectator"}`}>
       <Header code={code} store={store} />
       <main class={`page${wide ? " wide" : ""}`}>
-        {opp && oppSeat?.taken && !oppSeat.connected && view?.phase !== "game_over" && !store.forfeited.value && (
+        {opp && oppSeat?.taken && !oppSeat.connected && !over && !days && (
           <AwayNotice
             side={playerName(opp, store.names.value)}
             claimIn={oppSeat.claim_in_seconds}
@@ -194,6 +199,7 @@ function Room({ code, store }: { code: string; store: GameStore }) {
           />
         )}
         {body}
+        {days && me && view && !over && <Reminders code={code} />}
         <ErrorToast store={store} />
         {view && presence && <ChatPanel store={store} />}
         {view && <LogDrawer store={store} />}

@@ -2,17 +2,20 @@
 //! the names, the score, the result — for the list of rooms a device holds. Built from the store
 //! and the engine like the archive (no room is loaded into memory or claimed for it, so a device
 //! listing old rooms moves none of them), from the token's side only: nothing hidden is in it.
+//! In a correspondence room it carries the clock as the stored deadlines give it now, so the list
+//! can put the games where this seat owes a decision first, with the time left.
 
 use std::sync::Arc;
 
 use axum::Json;
 use axum::extract::State;
 use axum::http::{HeaderMap, header};
-use evr_protocol::{ErrorCode, Opponent, SeatState, SeatSummary};
+use evr_protocol::{ClockView, ErrorCode, Opponent, SeatState, SeatSummary, TimeControl};
 use evr_rules::{ByFaction, Faction};
 
 use super::{forfeit_reason, load, names, replay_each, seat_of_token};
 use crate::app::App;
+use crate::clock::CorrespondenceClock;
 use crate::refusal::{ApiError, ApiPath};
 use evr_store::StoredSeat;
 
@@ -52,6 +55,12 @@ pub async fn seat_summary(
     } else {
         SeatState::TheirTurn
     };
+    let clock = match room.options.clock {
+        Some(TimeControl::Correspondence(c)) if state != SeatState::Over => {
+            correspondence_clock(&app, &room.code, game.game_no, c.days_per_decision).await?
+        }
+        _ => None,
+    };
     Ok(Json(SeatSummary {
         names: names(&room, game),
         opponent,
@@ -62,7 +71,39 @@ pub async fn seat_summary(
         outcome: engine.outcome(),
         forfeit_winner,
         forfeit_reason: forfeit_reason(game),
+        clock,
         you,
         code: room.code,
     }))
+}
+
+/// A correspondence room's clock now, from the deadlines stored with its last action (`None`
+/// before its game stored any).
+async fn correspondence_clock(app: &App, code: &str, game_no: u32, days: u8) -> Result<Option<ClockView>, ApiError> {
+    let store = app.store.clone();
+    let room = code.to_string();
+    let stored = tokio::task::spawn_blocking(move || store.load_deadlines(&room, game_no)).await;
+    let failed = || ApiError::new(ErrorCode::StorageFailed, "cannot load the room's deadlines");
+    let stored = match stored {
+        Ok(Ok(stored)) => stored,
+        Ok(Err(e)) => {
+            tracing::error!(room = %code, error = %e, "cannot load the deadlines for a seat's summary");
+            return Err(failed());
+        }
+        Err(e) => {
+            tracing::error!(room = %code, error = %e, "the store reader stopped");
+            return Err(failed());
+        }
+    };
+    let Some(deadlines) = stored.deadlines.filter(|d| d.game_no == game_no) else {
+        return Ok(None);
+    };
+    let clock = CorrespondenceClock::restore(days, app.config.day_ms(), deadlines.due);
+    Ok(Some(clock.view(now_ms())))
+}
+
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }

@@ -1,12 +1,12 @@
 //! Seats: the room code lets people watch and never takes a seat; a friend takes the free seat with
 //! the room code and its join code, whose wrong guesses are bounded per address and per room (in
 //! the store, so a restart forgets nothing); a seat moves to another device with a one-time link;
-//! a seat's summary says whose turn it is. Names are in `names.rs`.
+//! a seat's summary says whose turn it is (and, over days, how long it has). Names are in `names.rs`.
 
 use anyhow::{Result, anyhow, ensure};
 use evr_protocol::{
-    ClientMsg, ErrorCode, JoinRequest, MAX_SEAT_DEVICES, MAX_WRONG_JOIN_CODES, Role, RoomStatus, SeatState, ServerMsg,
-    TRANSFER_LINK_SECS, room_path,
+    ClientMsg, Correspondence, ErrorCode, JoinRequest, MAX_SEAT_DEVICES, MAX_WRONG_JOIN_CODES, Role, RoomStatus,
+    SeatState, ServerMsg, TRANSFER_LINK_SECS, TimeControl, room_path,
 };
 use evr_rules::Mode;
 use evr_store::{FIRST_EPOCH, SqliteStore, Store, StoredSeat, WriteOp};
@@ -358,5 +358,62 @@ async fn a_seat_summary_says_whose_turn_it_is_to_that_seat_only() -> Result<()> 
         .await?
         .map_err(|e| anyhow!("{e:?}"))?;
     assert_eq!((next.game_number, next.you), (2, joined.seat.opponent()));
+    server.stop().await
+}
+
+/// Milliseconds since 1970, as the server's deadlines are.
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+#[tokio::test]
+async fn a_seat_summary_tells_a_correspondence_rooms_deadlines_and_a_live_room_none() -> Result<()> {
+    let server = support::start("seat-summary-days").await?;
+    let addr = server.addr;
+    let mut options = support::options(Mode::Full);
+    options.clock = Some(TimeControl::Correspondence(Correspondence { days_per_decision: 2 }));
+    let created = support::create_room(addr, &options).await?;
+    let before = now_ms();
+    seats::join(
+        addr,
+        &created.code,
+        &JoinRequest {
+            invite: Some(support::invite_secret(&created)?),
+            join_code: None,
+            name: None,
+        },
+    )
+    .await?
+    .map_err(|e| anyhow!("{e:?}"))?;
+    // both choose their characters at once: both owe a decision, due when the guest sat down
+    let mine = seats::summary(addr, &created.code, Some(&created.token))
+        .await?
+        .map_err(|e| anyhow!("{e:?}"))?;
+    let after = now_ms();
+    assert_eq!(mine.state, SeatState::YourTurn);
+    let clock = mine
+        .clock
+        .ok_or_else(|| anyhow!("a correspondence room's summary carries its clock"))?;
+    assert_eq!(clock.days_per_decision, Some(2));
+    assert_eq!((clock.running.rebel, clock.running.imperial), (true, true));
+    let two_days = 2 * 86_400_000;
+    let deadline = clock.deadline_unix_ms[mine.you].ok_or_else(|| anyhow!("this seat's deadline"))?;
+    ensure!(
+        (before + two_days..=after + two_days).contains(&deadline),
+        "the deadline {deadline} is two days after the decision became due ({before}..{after})"
+    );
+    let left = i64::try_from(clock.remaining_ms[mine.you])?;
+    ensure!(
+        (two_days - (after - before)..=two_days).contains(&left),
+        "{left} ms left of two days"
+    );
+    // a live room's summary has none
+    let live = support::create_room(addr, &support::options(Mode::Full)).await?;
+    let plain = seats::summary(addr, &live.code, Some(&live.token))
+        .await?
+        .map_err(|e| anyhow!("{e:?}"))?;
+    assert_eq!(plain.clock, None);
     server.stop().await
 }
