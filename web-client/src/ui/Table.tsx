@@ -147,7 +147,8 @@ function PlayerStrip({ view, f, store }: { view: View; f: Faction; store: GameSt
         </p>
       )}
       {(p.reserve_known.length > 0 || p.discard_pile.length > 0) && (
-        <p class="small">
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: at most three lines, scrolling in their own box (a long discard pile late in the game must not push the action bar below a desktop's first screen); a scrolling region with nothing focusable in it must take the keyboard's focus to scroll (axe: scrollable-region-focusable)
+        <section class="small piles" tabIndex={0} aria-label={pilesLabel(p)}>
           {p.reserve_known.length > 0 && (
             <span>
               {t("table.reserveKnown")}
@@ -163,10 +164,18 @@ function PlayerStrip({ view, f, store }: { view: View; f: Faction; store: GameSt
               {p.discard_pile.map(cardName).join(t("sep.list"))}
             </span>
           )}
-        </p>
+        </section>
       )}
     </section>
   );
+}
+
+/** What a strip's piles box holds, for its accessible name. */
+function pilesLabel(p: PlayerView): string {
+  const parts = [];
+  if (p.reserve_known.length > 0) parts.push(t("table.reserveKnown"));
+  if (p.discard_pile.length > 0) parts.push(t("table.discard"));
+  return parts.join(" · ");
 }
 
 /** The round's strategy card: a face-down back while hidden, its face once known (flips, ≤ 200 ms). */
