@@ -152,6 +152,9 @@ step check "PostgreSQL with TLS: a test CA and a second throwaway PostgreSQL wit
 [ -f "$SERVICES_DIR/pgtls.env" ] && . "$SERVICES_DIR/pgtls.env"
 PG_TLS_DIR="$SERVICES_DIR/pgtls"
 
+# The later cargo steps (backups, mail, cluster) pass `--workspace` too, though they run one test
+# target: cargo then resolves the same features as here (evr-protocol's `ts`, from its own tests) and
+# reuses these builds instead of compiling evr-store and evr-server again (~1.5 min).
 step cargo "Rust tests (release: the property tests play thousands of games)" \
   cargo test --workspace --release --locked --no-fail-fast "${TEST_DAYS[@]}"
 
@@ -171,7 +174,7 @@ step vitest "browser client: round results against the engine over 200 random ga
 # also in --quick mode; the cluster step's restore.rs, the same check with pg_dump, needs them too).
 step cargo "backups: three taken while 200 games are played, each restored, every game checked" \
   bash -c 'cargo build --release --locked -p evr-server -p evr-loadgen -p evr-cli --features evr-server/test-days &&
-    cargo test --release --locked -p evr-server --features evr-server/test-days --test server backup:: -- --ignored'
+    cargo test --workspace --release --locked --features evr-server/test-days --test server backup:: -- --ignored'
 
 # Reminders by email against a real SMTP server: scripts/mail/smtp_sink.py (aiosmtpd from PyPI, in a
 # venv it keeps in ~/.cache) on loopback, started and stopped inside the step; the server's mail
@@ -179,7 +182,7 @@ step cargo "backups: three taken while 200 games are played, each restored, ever
 # first time).
 mail_tests() {
   smtp_sink_start "$SERVICES_DIR/smtp" || return 1
-  cargo test --release --locked -p evr-server "${TEST_DAYS[@]}" --test server mail:: -- --ignored
+  cargo test --workspace --release --locked "${TEST_DAYS[@]}" --test server mail:: -- --ignored
   local status=$?
   smtp_sink_stop
   return "$status"
@@ -191,7 +194,7 @@ step cargo "reminders by email: confirmation, reminders, unsubscribe, limits, pu
 # the roll: ~2.5 minutes of this step. The correspondence deadlines through two kills (deadlines.rs):
 # ~35 s.
 step cargo "cluster: three nodes on PostgreSQL behind HAProxy, nodes killed with SIGKILL, a cut-off node fenced, TLS to PostgreSQL, a pg_dump restored, a rolling restart, correspondence deadlines through kills" \
-  cargo test --release --locked -p evr-server "${TEST_DAYS[@]}" --test cluster -- --ignored
+  cargo test --workspace --release --locked "${TEST_DAYS[@]}" --test cluster -- --ignored
 
 echo
 echo "$PASSED passed, $FAILED failed"
