@@ -99,16 +99,7 @@ impl Room {
         if self.current.is_over() {
             return false;
         }
-        let winner = loser.opponent();
-        let write = self.submit(WriteOp::EndGame {
-            code: self.code.clone(),
-            game_no: self.current.game_no,
-            result: GameResult {
-                forfeit_winner: Some(winner),
-                reason: ForfeitReason::Time,
-            },
-        });
-        if write.await.is_err() {
+        if self.store_time_loss(loser).await.is_err() {
             tracing::error!(room = %self.code, "the loss on time could not be stored; trying again");
             self.clock_retry_at = Some(now + RETRY);
             return true;
@@ -117,13 +108,32 @@ impl Room {
         if let Some(c) = &mut self.clock {
             c.stop(now);
         }
-        self.current.forfeit_winner = Some(winner);
-        self.current.forfeit_reason = Some(ForfeitReason::Time);
         tracing::info!(room = %self.code, loser = loser.name(), "a clock ran out");
+        self.announce_time_loss(loser);
+        true
+    }
+
+    /// Stores that `loser` lost on time (a live clock ran out, or a correspondence deadline
+    /// passed: `room/deadline.rs`), under the room's claim.
+    pub(super) async fn store_time_loss(&self, loser: Faction) -> Result<(), evr_store::StoreError> {
+        let write = self.submit(WriteOp::EndGame {
+            code: self.code.clone(),
+            game_no: self.current.game_no,
+            result: GameResult {
+                forfeit_winner: Some(loser.opponent()),
+                reason: ForfeitReason::Time,
+            },
+        });
+        write.await
+    }
+
+    /// Tells everyone that `loser` lost on time, once it is stored.
+    pub(super) fn announce_time_loss(&mut self, loser: Faction) {
+        self.current.forfeit_winner = Some(loser.opponent());
+        self.current.forfeit_reason = Some(ForfeitReason::Time);
         let room = self.room_info();
         self.broadcast(|_, _| ServerMsg::Room { room: room.clone() });
         self.broadcast_clock();
         self.show_spectators_chat_to_seats();
-        true
     }
 }

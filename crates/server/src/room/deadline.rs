@@ -12,10 +12,9 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
 
-use evr_protocol::{ForfeitReason, ServerMsg};
 use evr_rules::Faction;
 use evr_store::{
-    Deadlines, GameResult, ReminderKind, Store, StoreError, StoredDeadlines, StoredReminder, StoredRoom, Wake, WriteOp,
+    Deadlines, ReminderKind, Store, StoreError, StoredDeadlines, StoredReminder, StoredRoom, Wake, WriteOp,
 };
 
 use super::Room;
@@ -259,16 +258,7 @@ impl Room {
         if self.current.is_over() {
             return false;
         }
-        let winner = loser.opponent();
-        let write = self.submit(WriteOp::EndGame {
-            code: self.code.clone(),
-            game_no: self.current.game_no,
-            result: GameResult {
-                forfeit_winner: Some(winner),
-                reason: ForfeitReason::Time,
-            },
-        });
-        if let Err(e) = write.await {
+        if let Err(e) = self.store_time_loss(loser).await {
             // fenced: another server owns the room and announces nothing from here
             if !matches!(e, StoreError::Fenced) {
                 tracing::error!(room = %self.code, "the loss on time could not be stored; trying again");
@@ -283,14 +273,9 @@ impl Room {
             d.prune();
             d.retry_at = None;
         }
-        self.current.forfeit_winner = Some(winner);
-        self.current.forfeit_reason = Some(ForfeitReason::Time);
         tracing::info!(room = %self.code, loser = loser.name(), "a deadline passed");
         crate::test_events::record(|| format!("timeout {} {} {}", self.code, self.current.game_no, loser.name()));
-        let room = self.room_info();
-        self.broadcast(|_, _| ServerMsg::Room { room: room.clone() });
-        self.broadcast_clock();
-        self.show_spectators_chat_to_seats();
+        self.announce_time_loss(loser);
         true
     }
 
