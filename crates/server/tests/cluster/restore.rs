@@ -97,31 +97,8 @@ async fn a_pg_dump_taken_while_games_are_played_restores_every_game() -> Result<
     let node = ServerProcess::start(&[OsStr::new("--store"), OsStr::new(&live)], &work.join("live.log")).await?;
 
     let parked_file = work.join("parked.jsonl");
-    Loadgen::start(
-        node.addr,
-        PARKED,
-        &parked_file,
-        7,
-        &[
-            "--actions-per-match",
-            "30",
-            "--think-min-ms",
-            "1",
-            "--think-max-ms",
-            "5",
-        ],
-    )?
-    .finish()
-    .await
-    .context("the parked games")?;
+    let mut loadgen = Loadgen::parked_then_games(node.addr, &work, PARKED, GAMES).await?;
     let games_file = work.join("games.jsonl");
-    let mut loadgen = Loadgen::start(
-        node.addr,
-        GAMES,
-        &games_file,
-        1,
-        &["--think-min-ms", "1", "--think-max-ms", "15"],
-    )?;
     let seen_over = loadgen.wait_over(DUMP_AFTER).await?;
     let dump = work.join("evr.dump");
     let mut cmd = pg_command(&pg_dump, &live)?;

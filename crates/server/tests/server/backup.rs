@@ -9,7 +9,7 @@
 
 use std::ffi::OsStr;
 
-use anyhow::{Context, Result, ensure};
+use anyhow::{Result, ensure};
 use evr_store::{SqliteStore, Store};
 
 use crate::support::processes::{Loadgen, ServerProcess, read_rooms_file, server_command};
@@ -35,31 +35,8 @@ async fn backups_taken_while_200_games_are_played_restore_every_game() -> Result
     let server = ServerProcess::start(&[OsStr::new("--data-dir"), live.as_os_str()], &work.join("live.log")).await?;
 
     let parked_file = work.join("parked.jsonl");
-    Loadgen::start(
-        server.addr,
-        PARKED,
-        &parked_file,
-        7,
-        &[
-            "--actions-per-match",
-            "30",
-            "--think-min-ms",
-            "1",
-            "--think-max-ms",
-            "5",
-        ],
-    )?
-    .finish()
-    .await
-    .context("the parked games")?;
+    let mut loadgen = Loadgen::parked_then_games(server.addr, &work, PARKED, GAMES).await?;
     let games_file = work.join("games.jsonl");
-    let mut loadgen = Loadgen::start(
-        server.addr,
-        GAMES,
-        &games_file,
-        1,
-        &["--think-min-ms", "1", "--think-max-ms", "15"],
-    )?;
     let mut backups = Vec::new();
     for (i, after) in BACKUP_AFTER.into_iter().enumerate() {
         let seen_over = loadgen.wait_over(after).await?;

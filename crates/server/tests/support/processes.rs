@@ -145,6 +145,26 @@ impl Loadgen {
         }
     }
 
+    /// What a backup test copies while it is played: `parked` games played 30 actions in and left
+    /// there (their rooms in `work/parked.jsonl`), then `games` matches started (rooms in
+    /// `work/games.jsonl`), returned still running.
+    pub async fn parked_then_games(addr: SocketAddr, work: &Path, parked: usize, games: usize) -> Result<Loadgen> {
+        let parked_args = [
+            "--actions-per-match",
+            "30",
+            "--think-min-ms",
+            "1",
+            "--think-max-ms",
+            "5",
+        ];
+        Loadgen::start(addr, parked, &work.join("parked.jsonl"), 7, &parked_args)?
+            .finish()
+            .await
+            .context("the parked games")?;
+        let games_args = ["--think-min-ms", "1", "--think-max-ms", "15"];
+        Loadgen::start(addr, games, &work.join("games.jsonl"), 1, &games_args)
+    }
+
     /// Waits for the end of the run, which must have had no error; its last line (the figures).
     pub async fn finish(self) -> Result<String> {
         let out = tokio::time::timeout(Duration::from_secs(330), self.child.wait_with_output())
