@@ -8,6 +8,7 @@ import { CardFace } from "./Card";
 import { Coach } from "./Coach";
 import { Counts } from "./Counts";
 import { EventCard, RoundSummary } from "./Event";
+import { useRowFit } from "./fitRow";
 import { useLeavingCards } from "./motion";
 import { PendingPanel } from "./PendingPanel";
 import { slotText } from "./Planning";
@@ -197,6 +198,9 @@ function PlayArea({ view, f, store }: { view: View; f: Faction; store: GameStore
   const mine = store.me.value === f;
   const busy = store.busy.value;
   const leaving = useLeavingCards(p.play_area.map((c) => c.card));
+  const row = useRef<HTMLUListElement>(null);
+  const sideways = p.play_area.filter((c) => !c.ready).length;
+  useRowFit(row, p.play_area.length - sideways + leaving.length, sideways);
   return (
     <section class={`playarea ${f}`} aria-label={t("table.playArea", { side: sideName(f) })}>
       <p class="small muted">
@@ -205,7 +209,7 @@ function PlayArea({ view, f, store }: { view: View; f: Faction; store: GameStore
       {p.play_area.length === 0 && leaving.length === 0 ? (
         <p class="muted empty">{t("table.emptyArea")}</p>
       ) : (
-        <ul class="cards-row" role="list">
+        <ul class="cards-row" role="list" ref={row}>
           {p.play_area.map((c) => {
             const acts = mine ? byCard.get(c.card) : undefined;
             const key = refKey({ owner: f, card: c.card });

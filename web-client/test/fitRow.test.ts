@@ -1,0 +1,38 @@
+// A desktop play area is one row: rowScale gives the factor its cards shrink by so that the row
+// never wraps (a second row pushed Pass below a 1366×768 screen) and never scrolls while it can be read.
+import { describe, expect, it } from "vitest";
+import { MIN_SCALE, rowScale } from "../src/ui/fitRow";
+
+const REM = 16;
+/** the row's width at a factor: the slots (112 px, 150 px sideways) and gaps (0.6rem) scaled, the padding (1.2rem) not */
+const used = (s: number, upright: number, sideways: number) =>
+  s * (112 * upright + 150 * sideways + 0.6 * REM * (upright + sideways - 1)) + 1.2 * REM;
+
+describe("a play area's row of cards", () => {
+  it("keeps full size while the cards fit", () => {
+    expect(rowScale(680, 5, 0, REM)).toBe(1);
+    expect(rowScale(680, 0, 0, REM)).toBe(1);
+  });
+
+  it("shrinks six cards to exactly the row's width, never wider", () => {
+    for (const width of [560, 610, 680, 720]) {
+      for (const [upright, sideways] of [
+        [6, 0],
+        [4, 2],
+        [3, 3],
+        [1, 5],
+      ] as const) {
+        const s = rowScale(width, upright, sideways, REM);
+        if (s === MIN_SCALE) continue;
+        expect(s).toBeLessThanOrEqual(1);
+        expect(used(s, upright, sideways)).toBeLessThanOrEqual(width);
+        // and not needlessly small: a hundredth more would not fit (or the cards are at full size)
+        if (s < 1) expect(used(s + 0.01, upright, sideways)).toBeGreaterThan(width);
+      }
+    }
+  });
+
+  it("stops at the smallest readable size", () => {
+    expect(rowScale(300, 0, 6, REM)).toBe(MIN_SCALE);
+  });
+});
