@@ -32,6 +32,8 @@ const BIN = process.env.EVR_CORR_SERVER_BIN ?? join(REPO, "target/release/evr-se
 /** A Python with aiosmtpd for scripts/mail/smtp_sink.py (run.sh gives the one scripts/mail/sink.sh makes). */
 const SINK_PYTHON = process.env.EVR_SINK_PYTHON ?? "python3";
 const DAY_SECS = Number(process.env.E2E_DAY_SECS ?? 60);
+/** Every game's deal: the server's test-only --test-fixed-seed (the same deal in every run). */
+const DEAL_SEED = Number(process.env.E2E_DEAL_SEED ?? 20261126) >>> 0;
 /** Visits from a reminder mail each side makes before the imperial player stops answering. */
 const MAIL_VISITS = Number(process.env.E2E_MAIL_VISITS ?? 4);
 const REBEL_MAIL = "rebel.player@example.org";
@@ -343,6 +345,7 @@ test("a game over days, each visit from a reminder mail, ends when a real deadli
     "--public-origin", base,
     "--smtp-url", `smtp://127.0.0.1:${smtpPort}`,
     "--day-secs", String(DAY_SECS),
+    "--test-fixed-seed", String(DEAL_SEED),
   ]);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
   try {

@@ -25,6 +25,8 @@ const REPO = resolve(HERE, "../..");
 const PROTOCOL_VERSION = Number(/PROTOCOL_VERSION = (\d+)/.exec(readFileSync(join(REPO, "proto/ts/constants.ts"), "utf8"))?.[1]);
 const ARTIFACTS = process.env.E2E_ARTIFACTS ?? join(HERE, "artifacts");
 const SEED = Number(process.env.E2E_SEED ?? 20261122) >>> 0;
+/** Every game's deal: the server's test-only --test-fixed-seed (run.sh passes the same default). */
+const DEAL_SEED = Number(process.env.E2E_DEAL_SEED ?? 20261126) >>> 0;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const GAME_TIMEOUT_MS = Number(process.env.E2E_GAME_TIMEOUT_MS ?? 240_000);
 const STEP_TIMEOUT_MS = 30_000;
@@ -124,7 +126,7 @@ async function startServer() {
   if (!existsSync(bin)) throw new Error(`${bin} missing: build it (see README.md) or set EVR_BASE_URL`);
   const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), "evr-e2e-data-"));
-  const proc = spawn(bin, ["--bind", `127.0.0.1:${port}`, "--data-dir", dataDir, "--messages-per-second", "1000"], {
+  const proc = spawn(bin, ["--bind", `127.0.0.1:${port}`, "--data-dir", dataDir, "--messages-per-second", "1000", "--test-fixed-seed", String(DEAL_SEED)], {
     stdio: ["ignore", "ignore", "pipe"],
   });
   let stderr = "";
@@ -862,7 +864,7 @@ async function useOne(P, sel, rng, { sends = true } = {}) {
 test("a keyboard-only player and a phone player play a whole game; the spectator sees nothing secret; every render is accessible", { timeout: 290_000 }, async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
   for (const f of readdirSync(ARTIFACTS)) if (f.endsWith(".png")) rmSync(join(ARTIFACTS, f), { force: true }); // keep run.sh's server.log
-  log(`seed ${SEED}; chromium ${CHROMIUM}`);
+  log(`seed ${SEED}, deal seed ${DEAL_SEED} (E2E_SEED, E2E_DEAL_SEED); chromium ${CHROMIUM}`);
   assert.equal(CHARACTERS.length, 16, "16 characters in cards.json");
   assert.ok(Object.keys(LOCAL_NAMES).length >= 8 && LOCAL_NAMES["Han Solo"], "localized names read from names.ts");
   for (const [l, w] of Object.entries(STATE_WORDS)) assert.ok(w.ready && w.exhausted, `card state words read for ${l}: ${JSON.stringify(w)}`);

@@ -4,6 +4,9 @@
 # Debian's chromium, stops the server. Exit status: the test's.
 #   EVR_E2E_SKIP_BUILD=1   use the existing web-client/dist and target/release/evr-server
 #   E2E_SEED=<n>           the seed of the players' random choices (default 20261122)
+#   E2E_DEAL_SEED=<n>      the seed of every game's deal (the server's --test-fixed-seed, default
+#                          20261126): a run in CI plays the same deals every time; a failure prints
+#                          both seeds, and other seeds are explored apart (never in CI)
 #   EVR_E2E_ONLY=main|correspondence   run one of the two test files (default: both)
 # The correspondence test (a game over days played from reminder mails) needs the server built with
 # the test-only `test-days` feature (`--day-secs`): target/release/evr-server when it is such a build
@@ -55,12 +58,13 @@ fi
 BIN="$ROOT/target/release/evr-server"
 [ -x "$BIN" ] || { say "missing $BIN"; exit 1; }
 
+export E2E_DEAL_SEED="${E2E_DEAL_SEED:-20261126}"
 PORT="$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
 DATA_DIR="$(mktemp -d "${TMPDIR:-/tmp}/evr-e2e-data.XXXXXX")"
 mkdir -p "$HERE/artifacts"
 SERVER_LOG="$HERE/artifacts/server.log"
-say "starting $BIN on 127.0.0.1:$PORT (data $DATA_DIR, log $SERVER_LOG)"
-"$BIN" --bind "127.0.0.1:$PORT" --data-dir "$DATA_DIR" --messages-per-second 1000 >"$SERVER_LOG" 2>&1 &
+say "starting $BIN on 127.0.0.1:$PORT (data $DATA_DIR, log $SERVER_LOG, deal seed $E2E_DEAL_SEED)"
+"$BIN" --bind "127.0.0.1:$PORT" --data-dir "$DATA_DIR" --messages-per-second 1000 --test-fixed-seed "$E2E_DEAL_SEED" >"$SERVER_LOG" 2>&1 &
 SERVER_PID=$!
 stop_server() {
   if kill -0 "$SERVER_PID" 2>/dev/null; then
