@@ -1364,16 +1364,18 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
           await useOne(P, ".toast button", () => 0, { sends: false });
           continue;
         }
-        if (P === B && kind === "strategy") {
-          // the phone's decision comes into view by itself, checked before the test scrolls the page
-          // for its screenshots (polled for up to ~5 s: a busy machine renders late, not wrongly)
+        if (P === B && (kind === "strategy" || kind === "dialog")) {
+          // the phone's decision (strategies, a pending choice) comes into view by itself, checked
+          // before the test scrolls the page for its screenshots (polled for up to ~5 s: a busy
+          // machine renders late, not wrongly)
           let left = [];
           for (let i = 0; i < 100; i++) {
-            left = await P.page.evaluate(decisionInView);
+            left = await P.page.evaluate(decisionInView, kind);
             if (left.length === 0) break;
             await P.page.waitForTimeout(50);
           }
-          for (const p of left) if (!FITS.some((f) => f.endsWith(p))) FITS.push(`[phone planning round ${P.lastView?.round}] ${p}`);
+          const where = kind === "dialog" ? `${P.lastView?.phase} ` : "planning ";
+          for (const p of left) if (!FITS.some((f) => f.endsWith(p))) FITS.push(`[phone ${where}round ${P.lastView?.round}] ${p}`);
         }
         await foldCheck(P, kind);
         if (kind === "chars") {

@@ -24,17 +24,26 @@ export function landingFits() {
 
 /** Phone planning, when a choice is due: every strategy and the Confirm button are on screen without
  *  the player scrolling (the page brings the decision into view itself). */
-export function decisionInView() {
+export function decisionInView(kind = "strategy") {
   // what is under the sticky header is not on screen
   const top = document.querySelector("header.topbar")?.getBoundingClientRect().bottom ?? 0;
   const H = window.innerHeight;
   const out = [];
-  const block = document.querySelector(".strategy-block.due");
-  const els = block ? [...block.querySelectorAll("button.strategy, button.strategy-confirm")] : [];
-  if (els.length === 0) return ["planning: no strategy to choose"];
+  let els;
+  if (kind === "dialog") {
+    // a pending choice (one that may open the Dominance phase, ~2,000 px down the phone's column):
+    // its title and its first option are on screen; the rest of a long list is a scroll away
+    const dlg = document.querySelector(".board [role=dialog]");
+    if (!dlg) return ["dialog: no pending choice"];
+    els = [dlg.querySelector("h2"), dlg.querySelector("label.option")].filter(Boolean);
+  } else {
+    const block = document.querySelector(".strategy-block.due");
+    els = block ? [...block.querySelectorAll("button.strategy, button.strategy-confirm")] : [];
+    if (els.length === 0) return ["planning: no strategy to choose"];
+  }
   for (const el of els) {
     const r = el.getBoundingClientRect();
-    if (r.top < top - 0.5 || r.bottom > H + 0.5) out.push(`planning: "${el.textContent.trim().slice(0, 30)}" is off screen (top ${Math.round(r.top)}, bottom ${Math.round(r.bottom)}; screen ${Math.round(top)}–${H})`);
+    if (r.top < top - 0.5 || r.bottom > H + 0.5) out.push(`${kind === "dialog" ? "pending choice" : "planning"}: "${el.textContent.trim().slice(0, 30)}" is off screen (top ${Math.round(r.top)}, bottom ${Math.round(r.bottom)}; screen ${Math.round(top)}–${H})`);
   }
   return out;
 }

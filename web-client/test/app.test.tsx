@@ -75,6 +75,73 @@ describe("App", () => {
     expect(root.textContent).toContain("Sending…");
   });
 
+  it("on a phone, a Dominance phase that opens with this player's choice starts at that choice, not at the top", async () => {
+    const realMatchMedia = window.matchMedia;
+    window.matchMedia = ((query: string) => ({
+      matches: query.includes("max-width: 900px"),
+      media: query,
+      onchange: null,
+      addEventListener() {},
+      removeEventListener() {},
+      addListener() {},
+      removeListener() {},
+      dispatchEvent: () => false,
+    })) as typeof window.matchMedia;
+    const scrolledTo: string[] = [];
+    const realIntoView = Element.prototype.scrollIntoView;
+    const realScrollTo = window.scrollTo;
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolledTo.push(this.getAttribute("role") ?? this.className);
+    };
+    window.scrollTo = (() => scrolledTo.push("top")) as typeof window.scrollTo;
+    try {
+      localStorage.setItem("evr.token.KJCHM975", "tok5");
+      await mountAt("/r/KJCHM975");
+      act(() => sockets[0]!.serverOpen());
+      act(() => sockets[0]!.serverSend(welcome(4, makeView({ phase: "struggle", turn: "imperial" }))));
+      scrolledTo.length = 0;
+      // both passed; the round's winner (the rebel) adds a reserve character (Rebel Uprising) first
+      act(() =>
+        sockets[0]!.serverSend({
+          type: "update",
+          seq: 5,
+          changes: {
+            phase: "dominance",
+            turn: null,
+            pending: {
+              owner: "rebel",
+              source: { kind: "event", event: "Rebel Uprising" },
+              step: { step: "add_reserve_character" },
+              options: [
+                { kind: "character", card: "Leia Organa", to: "play_area" },
+                { kind: "character", card: "Leia Organa", to: "deck" },
+              ],
+              seen_cards: null,
+              seen_events: null,
+            },
+          },
+          events: [],
+        }),
+      );
+      expect(root.querySelector('[role="dialog"]')).not.toBeNull();
+      expect(scrolledTo).toEqual(["dialog"]);
+      // a phase that brings no decision of this player starts at the top
+      act(() =>
+        sockets[0]!.serverSend({
+          type: "update",
+          seq: 6,
+          changes: { phase: "planning", round: 2, pending: null },
+          events: [],
+        }),
+      );
+      expect(scrolledTo).toEqual(["dialog", "top"]);
+    } finally {
+      window.matchMedia = realMatchMedia;
+      Element.prototype.scrollIntoView = realIntoView;
+      window.scrollTo = realScrollTo;
+    }
+  });
+
   it("when the opponent is away past the grace period, offers to claim the win", async () => {
     localStorage.setItem("evr.token.KJCHM974", "tok4");
     await mountAt("/r/KJCHM974");

@@ -167,11 +167,15 @@ function Room({ code, store }: { code: string; store: GameStore }) {
   // with the event out of view); not on the first render (a reload keeps the browser's position).
   const phaseKey = view ? `${view.phase}:${view.round}` : "";
   const lastPhase = useRef(phaseKey);
-  // On a phone a planning whose strategies are this player's to choose starts at that decision (the
-  // strategies and Confirm on screen; the score and the event are a scroll up).
+  // On a phone a phase that opens with a decision of this player starts at that decision: a planning
+  // with strategies to choose (the strategies and Confirm on screen), a Dominance phase that opens
+  // with their choice (Support, Rebel Uprising's reserve character: the dialog sits ~2,000 px down a
+  // phone's one column); the score and the event are a scroll up. This effect runs after the
+  // dialog's own (which focuses its first option): scrolling to the top here would undo that.
   useEffect(() => {
     if (lastPhase.current && phaseKey && lastPhase.current !== phaseKey) {
-      const due = matchMedia("(max-width: 900px)").matches ? document.querySelector(".strategy-block.due") : null;
+      const phone = matchMedia("(max-width: 900px)").matches;
+      const due = phone ? document.querySelector(".strategy-block.due, .board [role=dialog]") : null;
       if (due) due.scrollIntoView({ block: "start" });
       else window.scrollTo({ top: 0 });
     }
