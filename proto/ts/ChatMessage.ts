@@ -14,7 +14,13 @@ id: number,
 /**
  * When it was stored, in milliseconds since 1970 (UTC).
  */
-at: number, channel: ChatChannel, from: ChatAuthor, body: ChatBody, 
+at: number, 
+/**
+ * The room's game it was written in (1, then one more per rematch). Sides swap at every
+ * rematch, so a seat's message is by whoever played `from`'s side in that game: a reader who
+ * plays that side now wrote it only if the number of games since is even.
+ */
+game: number, channel: ChatChannel, from: ChatAuthor, body: ChatBody, 
 /**
  * A seat's display name when it wrote (a spectator's is in `from`); absent: shown as its side.
  */

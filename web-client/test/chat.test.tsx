@@ -16,9 +16,10 @@ import { makeView, welcome } from "./fakes";
 
 const root = mountPoint();
 
-const msg = (id: number, channel: ChatChannel, from: ChatMessage["from"], body: ChatBody): ChatMessage => ({
+const msg = (id: number, channel: ChatChannel, from: ChatMessage["from"], body: ChatBody, game = 1): ChatMessage => ({
   id,
   at: 0,
+  game,
   channel,
   from,
   body,
@@ -118,14 +119,42 @@ describe("chat", () => {
 
   it("a player mutes the spectators or the opponent's typed messages for themselves", () => {
     loadPrefs(new MemoryStorage());
-    expect(shownChat(MESSAGES, "rebel").map((m) => m.id)).toEqual([1, 2, 3, 4]);
+    expect(shownChat(MESSAGES, { side: "rebel", game: 1 }).map((m) => m.id)).toEqual([1, 2, 3, 4]);
     setPref("muteSpectators", true);
-    expect(shownChat(MESSAGES, "rebel").map((m) => m.id)).toEqual([1, 2, 4]);
+    expect(shownChat(MESSAGES, { side: "rebel", game: 1 }).map((m) => m.id)).toEqual([1, 2, 4]);
     setPref("muteOpponentText", true);
-    expect(shownChat(MESSAGES, "rebel").map((m) => m.id)).toEqual([1, 4]);
+    expect(shownChat(MESSAGES, { side: "rebel", game: 1 }).map((m) => m.id)).toEqual([1, 4]);
     // their own text stays
-    expect(shownChat(MESSAGES, "imperial").map((m) => m.id)).toEqual([1, 2, 4]);
+    expect(shownChat(MESSAGES, { side: "imperial", game: 1 }).map((m) => m.id)).toEqual([1, 2, 4]);
     // spectators mute nothing
-    expect(shownChat(MESSAGES, null).map((m) => m.id)).toEqual([1, 2, 3, 4]);
+    expect(shownChat(MESSAGES, { side: null, game: 1 }).map((m) => m.id)).toEqual([1, 2, 3, 4]);
+  });
+
+  it("after a rematch (sides swapped) a player's own earlier lines stay theirs, and the opponent's stay the opponent's", () => {
+    loadPrefs(new MemoryStorage());
+    // game 1: this reader played the Imperial side and wrote message 1; the Rebel wrote message 2.
+    // Game 2 (the rematch): the reader plays the Rebel side and writes message 3.
+    const earlier = [
+      msg(1, "players", { seat: "imperial" }, { kind: "text", text: "mine, as the Empire" }),
+      msg(2, "players", { seat: "rebel" }, { kind: "text", text: "theirs, as the Rebellion" }),
+      msg(3, "players", { seat: "rebel" }, { kind: "text", text: "mine, as the Rebellion" }, 2),
+    ];
+    const store = new GameStore();
+    const w = welcome(5, makeView());
+    if (w.type === "welcome") {
+      w.you = { role: "seat", faction: "rebel" };
+      w.room = { ...w.room, game_number: 2 };
+      w.chat = earlier;
+    }
+    store.apply(w);
+    act(() => render(<ChatPanel store={store} />, root()));
+    expect(texts()).toEqual([
+      "Imperial (You): mine, as the Empire",
+      "Rebel: theirs, as the Rebellion",
+      "Rebel (You): mine, as the Rebellion",
+    ]);
+    // muting the opponent's typed lines mutes the line the opponent wrote, whichever side it was on
+    setPref("muteOpponentText", true);
+    expect(shownChat(earlier, { side: "rebel", game: 2 }).map((m) => m.id)).toEqual([1, 3]);
   });
 });

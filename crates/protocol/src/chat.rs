@@ -70,6 +70,10 @@ pub struct ChatMessage {
     /// When it was stored, in milliseconds since 1970 (UTC).
     #[cfg_attr(feature = "ts", ts(type = "number"))]
     pub at: i64,
+    /// The room's game it was written in (1, then one more per rematch). Sides swap at every
+    /// rematch, so a seat's message is by whoever played `from`'s side in that game: a reader who
+    /// plays that side now wrote it only if the number of games since is even.
+    pub game: u32,
     pub channel: ChatChannel,
     pub from: ChatAuthor,
     pub body: ChatBody,

@@ -164,11 +164,13 @@ async fn load_chat(c: &Client, code: &str) -> Result<Vec<StoredChat>, StoreError
         .map(|r| {
             let id = get::<i64>(r, 0)?;
             let what = || format!("room {code} chat {id}");
+            let game_no = get::<i64>(r, 1)? as u32;
             Ok(StoredChat {
-                game_no: get::<i64>(r, 1)? as u32,
+                game_no,
                 message: evr_protocol::ChatMessage {
                     id: id as u64,
                     at: get(r, 2)?,
+                    game: game_no,
                     channel: from_json(&get::<String>(r, 3)?, what)?,
                     from: from_json(&get::<String>(r, 4)?, what)?,
                     body: from_json(&get::<String>(r, 5)?, what)?,

@@ -175,6 +175,7 @@ fn load_chat(conn: &Connection, code: &str) -> Result<Vec<StoredChat>, StoreErro
             message: ChatMessage {
                 id: id as u64,
                 at,
+                game: game_no,
                 channel: from_json(&channel, what)?,
                 from: from_json(&author, what)?,
                 body: from_json(&body, what)?,

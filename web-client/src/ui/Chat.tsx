@@ -18,7 +18,7 @@ const seenId = signal(0);
 /** The header's chat button: how many messages arrived since the panel was last on screen; a
  *  click brings the panel into view. */
 export function ChatButton({ store }: { store: GameStore }) {
-  const unread = shownChat(store.chat.value, store.me.value).filter((m) => m.id > seenId.value).length;
+  const unread = shownChat(store.chat.value, readerOf(store)).filter((m) => m.id > seenId.value).length;
   return (
     <button
       type="button"
@@ -31,13 +31,29 @@ export function ChatButton({ store }: { store: GameStore }) {
   );
 }
 
+/** Who reads the chat: the side they play now (none for a spectator) and the room's game now. */
+export type ChatReader = { side: "rebel" | "imperial" | null; game: number };
+
+function readerOf(store: GameStore): ChatReader {
+  return { side: store.me.value, game: store.room.value?.game_number ?? 1 };
+}
+
+/** Whether a seat's message is the reader's own. Sides swap at every rematch: the reader wrote it if
+ *  they played its side in the game it was written in (the mark followed the side before: after a
+ *  rematch the opponent's earlier lines read "(You)"). */
+function writtenBy(m: ChatMessage, reader: ChatReader): boolean {
+  if (!("seat" in m.from) || !reader.side) return false;
+  const sameSideThen = (reader.game - m.game) % 2 === 0;
+  return sameSideThen === (m.from.seat === reader.side);
+}
+
 /** The messages a reader shows after their own mutes. */
-export function shownChat(messages: ChatMessage[], me: "rebel" | "imperial" | null): ChatMessage[] {
+export function shownChat(messages: ChatMessage[], reader: ChatReader): ChatMessage[] {
   const p = prefs.value;
-  if (!me) return messages;
+  if (!reader.side) return messages;
   return messages.filter((m) => {
     if (m.channel === "spectators") return !p.muteSpectators;
-    const opponent = "seat" in m.from && m.from.seat !== me;
+    const opponent = "seat" in m.from && !writtenBy(m, reader);
     return !(opponent && m.body.kind === "text" && p.muteOpponentText);
   });
 }
@@ -46,21 +62,21 @@ function bodyText(body: ChatBody): string {
   return body.kind === "phrase" ? t(`chat.phrase.${body.phrase}`) : body.text;
 }
 
-function author(m: ChatMessage, me: "rebel" | "imperial" | null): string {
+function author(m: ChatMessage, reader: ChatReader): string {
   if ("seat" in m.from) {
     // the writer's name as it was when they wrote, with the side they played then
     const who = m.name ? t("player.named", { name: m.name, side: sideName(m.from.seat) }) : sideName(m.from.seat);
-    return who + (m.from.seat === me ? t("common.youMark") : "");
+    return who + (writtenBy(m, reader) ? t("common.youMark") : "");
   }
   return t("chat.spectatorName", { name: m.from.spectator });
 }
 
 /** The chat as a drawer under the table; `open` follows the header's chat button. */
 export function ChatPanel({ store }: { store: GameStore }) {
-  const me = store.me.value;
   const spectator = store.isSpectator.value;
   const channel: ChatChannel = spectator ? "spectators" : "players";
-  const messages = shownChat(store.chat.value, me);
+  const reader = readerOf(store);
+  const messages = shownChat(store.chat.value, reader);
   const over = store.view.value?.phase === "game_over" || !!store.room.value?.forfeit_winner;
   const [draft, setDraft] = useState("");
   const [name, setName] = useState(prefs.value.name);
@@ -111,7 +127,7 @@ export function ChatPanel({ store }: { store: GameStore }) {
           {messages.map((m) => (
             <li key={m.id} class={`chat-msg ${m.channel}${"seat" in m.from ? ` ${m.from.seat}` : ""}`}>
               <span class="chat-from">
-                {author(m, me)}
+                {author(m, reader)}
                 {colon()}
               </span>
               <span class="chat-text">{bodyText(m.body)}</span>

@@ -177,6 +177,7 @@ mod tests {
             message: ChatMessage {
                 id,
                 at: 0,
+                game: game_no,
                 channel,
                 from: ChatAuthor::Seat(Faction::Rebel),
                 body: text("hi"),

@@ -48,6 +48,7 @@ impl Room {
             message: ChatMessage {
                 id: self.chat.next_id(),
                 at: unix_millis(),
+                game: self.current.game_no,
                 channel,
                 from,
                 body,

@@ -69,6 +69,8 @@ async fn the_spectators_chat_reaches_the_seats_only_once_the_game_is_over() -> R
         let got = recv_chat(c).await?;
         assert_eq!(got.len(), 1);
         assert_eq!(got[0].from, ChatAuthor::Seat(seats.creator));
+        // the game it was written in: readers tell their own lines by it after sides swap
+        assert_eq!(got[0].game, 1);
         assert_eq!(
             got[0].body,
             ChatBody::Phrase {

@@ -334,6 +334,8 @@ pub(crate) fn chat_message(id: u64) -> ChatMessage {
     ChatMessage {
         id,
         at: 1_790_000_000_000 + id as i64,
+        // the contract tests store every message in game 1
+        game: 1,
         channel: if id.is_multiple_of(2) {
             ChatChannel::Spectators
         } else {
