@@ -312,3 +312,26 @@ describe("routes", () => {
     expect(parseRoute("/nope", "")).toEqual({ page: "notFound" });
   });
 });
+
+describe("the names the table shows", () => {
+  it("the computer's seat is named as the computer and its level, in the reader's language; a friend's by their name or side", async () => {
+    const { setLanguage } = await import("../src/i18n");
+    setLanguage("en");
+    const store = new GameStore();
+    const w = welcome(3, makeView());
+    if (w.type === "welcome")
+      w.room = {
+        ...ROOM,
+        options: { ...ROOM.options, opponent: { kind: "computer", level: "easy" } },
+        names: ["Ana", null],
+      };
+    store.apply(w);
+    expect(store.names.value).toEqual(["Ana", "Computer — easy"]);
+    setLanguage("ja");
+    expect(store.names.value).toEqual(["Ana", "コンピューター（やさしい）"]);
+    setLanguage("en");
+    const friend = new GameStore();
+    friend.apply(welcome(3, makeView()));
+    expect(friend.names.value).toEqual([null, null]);
+  });
+});

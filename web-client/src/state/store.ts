@@ -1,5 +1,6 @@
 // The client-side store: plain TS over @preact/signals-core (no Preact components here).
 import { batch, computed, signal } from "@preact/signals-core";
+import { t } from "../i18n";
 import type { Connection, ConnectionStatus } from "../net/connection";
 import type {
   Action,
@@ -68,7 +69,19 @@ export class GameStore {
   readonly isSpectator = computed(() => this.role.value?.role === "spectator");
   /** the players' display names, [rebel, imperial] (null: shown as the side), as the room tells
    *  them (a replay page sets them from its game) */
-  readonly names = signal<readonly [string | null, string | null]>([null, null]);
+  readonly givenNames = signal<readonly [string | null, string | null]>([null, null]);
+  /** the names the table shows: the given ones, and the computer's seat named as what it is
+   *  ("Computer — easy", in the reader's language) rather than by its side */
+  readonly names = computed((): readonly [string | null, string | null] => {
+    const given = this.givenNames.value;
+    const opponent = this.room.value?.options.opponent;
+    const me = this.me.value;
+    if (opponent?.kind !== "computer" || !me) return given;
+    const computer = me === "rebel" ? 1 : 0;
+    const named: [string | null, string | null] = [given[0], given[1]];
+    named[computer] ??= t(`opponent.${opponent.level}`);
+    return named;
+  });
   /** true while an action of ours is unanswered: the UI offers nothing then */
   readonly busy = computed(() => this.inFlight.value.length > 0);
   readonly myTurn = computed(() => (this.view.value ? isMyTurn(this.view.value, this.role.value) : false));
@@ -146,7 +159,7 @@ export class GameStore {
           const sameGame = this.seq.value !== null && this.room.value?.game_number === msg.room.game_number;
           const log = sameGame && msg.seq === this.seq.value ? this.log.value : trim([...msg.log]);
           this.room.value = msg.room;
-          this.names.value = msg.room.names;
+          this.givenNames.value = msg.room.names;
           this.role.value = msg.you;
           this.seq.value = msg.seq;
           this.view.value = msg.view;
@@ -173,7 +186,7 @@ export class GameStore {
           break;
         case "room":
           this.room.value = msg.room;
-          this.names.value = msg.room.names;
+          this.givenNames.value = msg.room.names;
           break;
         case "presence":
           this.presence.value = msg.presence;

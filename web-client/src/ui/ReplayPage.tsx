@@ -86,7 +86,7 @@ export function ReplayPage({ code, game }: { code: string; game: number }) {
     if (!data || !step) return;
     batch(() => {
       store.role.value = roleOf(data);
-      store.names.value = data.names;
+      store.givenNames.value = data.names;
       store.seq.value = step.seq;
       store.view.value = shown(step.view);
       store.log.value = log;
