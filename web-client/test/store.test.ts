@@ -9,6 +9,7 @@ import {
   legalByKind,
   matchCardsOption,
   matchCharacterChoice,
+  meterTotal,
   optionForCard,
   pendingTargets,
   strategyChoices,
@@ -333,5 +334,51 @@ describe("the names the table shows", () => {
     const friend = new GameStore();
     friend.apply(welcome(3, makeView()));
     expect(friend.names.value).toEqual([null, null]);
+  });
+});
+
+describe("the totals' meter", () => {
+  it("shows the play area's total, then the decided round's total with Direct Assault and bust, never both", () => {
+    const v = makeView({ phase: "dominance" });
+    v.rebel.total = 14;
+    v.imperial.total = 11;
+    const reveal = {
+      round: 1,
+      event: "Battle of Yavin" as const,
+      objective: 15,
+      strategies: [null, null] as [null, null],
+      totals_at_reveal: [14, 11] as [number, number],
+      eligible: [true, true] as [boolean, boolean],
+      direct_assault: [false, false] as [boolean, boolean],
+      totals: [14, 11] as [number, number],
+      bust: [false, false] as [boolean, boolean],
+      would_be_winner: null,
+      deception: false,
+      winner: null,
+      reason: null,
+      vp_after: [0, 0] as [number, number],
+    };
+    // revealed, not decided yet (a choice comes first): the live totals
+    v.rounds = [reveal];
+    expect(meterTotal(v, "rebel")).toMatchObject({ total: 14, bust: false, directAssault: false });
+    // decided: the rebel's Direct Assault made 16 against 15, bust
+    v.rounds = [
+      {
+        ...reveal,
+        direct_assault: [true, false],
+        totals: [16, 11],
+        bust: [true, false],
+        winner: "imperial",
+        would_be_winner: "imperial",
+        reason: "opponent_bust",
+      },
+    ];
+    expect(meterTotal(v, "rebel")).toEqual({ total: 16, objective: 15, margin: -1, bust: true, directAssault: true });
+    expect(meterTotal(v, "imperial")).toMatchObject({ total: 11, bust: false, directAssault: false });
+    // the next round: the live totals again
+    expect(meterTotal({ ...v, round: 2, event: { ...v.event!, event: "Battle of Hoth" } }, "rebel")).toMatchObject({
+      total: 14,
+      directAssault: false,
+    });
   });
 });

@@ -54,6 +54,26 @@ export function totalStatus(view: View, f: Faction): TotalStatus | null {
   return { total, objective, margin: objective - total, bust: total > objective };
 }
 
+/** A side's total as the table's meter shows it: the play area's total, and once the engine has
+ *  decided the current round, the total that decided it (a Direct Assault's +2 included) and its
+ *  bust; a meter reading "8 / 8" beside a round result "8 +2 Direct Assault = 10 BUST" said two
+ *  things at once. */
+export function meterTotal(view: View, f: Faction): (TotalStatus & { directAssault: boolean }) | null {
+  const live = totalStatus(view, f);
+  if (!live) return null;
+  const o = roundOutcome(view, view.round);
+  if (o?.state !== "decided" || o.event !== view.event?.event) return { ...live, directAssault: false };
+  const i = f === "rebel" ? 0 : 1;
+  const total = o.totals[i];
+  return {
+    total,
+    objective: o.objective,
+    margin: o.objective - total,
+    bust: o.bust[i],
+    directAssault: o.direct_assault[i],
+  };
+}
+
 export function capacityLeft(view: View, f: Faction): number {
   return playerOf(view, f).capacity_left;
 }

@@ -2,7 +2,7 @@ import { useEffect, useRef } from "preact/hooks";
 import { cardsIn } from "../data/cards";
 import { cardName, colon, playerLabel, playerName, sideName, strategyName, t } from "../i18n";
 import { type Faction, otherFaction, type PlayerView, type View } from "../net/protocol";
-import { choiceKey, myAnswers, optionForCard, playerOf, refKey, roundOutcome, totalStatus } from "../state/derived";
+import { choiceKey, meterTotal, myAnswers, optionForCard, playerOf, refKey, roundOutcome } from "../state/derived";
 import type { GameStore } from "../state/store";
 import { CardFace } from "./Card";
 import { Coach } from "./Coach";
@@ -53,7 +53,7 @@ function Totals({ view }: { view: View }) {
   return (
     <section class="totals" aria-label={t("table.total")}>
       {(["imperial", "rebel"] as const).map((f) => {
-        const s = totalStatus(view, f)!;
+        const s = meterTotal(view, f)!;
         return (
           <div key={f} class={`meter ${f}${s.bust ? " bust" : ""}`}>
             <span class="who">{sideName(f)}</span>
@@ -63,6 +63,7 @@ function Totals({ view }: { view: View }) {
             </span>
             <span class="num">
               {t("table.totalOf", { total: s.total, objective: obj })}
+              {s.directAssault && <> ({t("dominance.directAssault")})</>}
               {s.bust && <strong class="bust"> {t("table.bust")}</strong>}
             </span>
           </div>
