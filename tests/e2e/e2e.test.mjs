@@ -1649,8 +1649,22 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     const seatSteps = stepsOf(RB, "seat");
     await RB.page.tap("input[name=replay-eyes][value=seat]");
     assert.deepEqual((await seatSteps).viewer, { seat: "imperial" });
-    await RB.page.tap(".replay-controls button.primary");
+    await RB.page.tap(".replay-controls button.step-forward");
     await RB.page.waitForFunction(() => document.querySelector(".replay-slider")?.value === "1");
+    // the replay plays on by itself, one step at a time, until paused
+    await RB.page.tap(".replay-controls button.play");
+    await RB.page.waitForFunction(() => Number(document.querySelector(".replay-slider")?.value) >= 3, null, { timeout: 10_000 });
+    await RB.page.tap(".replay-controls button.play");
+    const paused = await RB.page.$eval(".replay-slider", (s) => s.value);
+    await RB.page.waitForTimeout(1_200);
+    assert.equal(await RB.page.$eval(".replay-slider", (s) => s.value), paused, "a paused replay stays where it is");
+    // a round at a time: from where it paused to the first step of the next round
+    const rounds = (await seatSteps).steps.map((s) => s.view.round);
+    const from = Number(paused);
+    const nextRound = rounds.findIndex((r, j) => j > from && r !== rounds[from]);
+    await RB.page.tap(".replay-controls button.next-round");
+    await RB.page.waitForFunction((n) => document.querySelector(".replay-slider")?.value === String(n), nextRound < 0 ? rounds.length - 1 : nextRound);
+    await RB.page.tap(".replay-controls button.step-forward");
     await fits(RB.page, replayControlsFit, null, "replay phone");
     await shot(RB.page, "14-replay-seat-ja-phone");
     await RB.page.selectOption("header.topbar select", "zh-Hant");

@@ -8,6 +8,7 @@ import { act } from "preact/test-utils";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { LogEntry, ReplaySteps, View } from "../src/net/protocol";
 import { ReplayPage } from "../src/ui/ReplayPage";
+import { PLAY_STEP_MS } from "../src/ui/replayNav";
 import { tokens } from "../src/ui/services";
 import { mountPoint } from "./dom";
 import { emptyPlayer, FAIR_COMMITMENT, FAIR_SALT, FAIR_SEED, makeView } from "./fakes";
@@ -121,6 +122,44 @@ describe("the replay page", () => {
     expect(text()).toContain("once both players agree");
     expect(text()).not.toContain("Luke Skywalker");
     expect(root().querySelector("a[download]")).toBeNull();
+  });
+
+  it("plays on by itself a step at a time until the last step or a pause (Space); jumps a round at a time", async () => {
+    serve(() => steps("spectator"));
+    act(() => render(<ReplayPage code={CODE} game={2} />, root()));
+    await settle();
+    vi.useFakeTimers();
+    try {
+      const play = () => root().querySelector<HTMLButtonElement>("button.play")!;
+      expect(play().getAttribute("aria-label")).toBe("Play the game step by step");
+      act(() => play().click());
+      expect(play().getAttribute("aria-label")).toBe("Pause");
+      act(() => void vi.advanceTimersByTime(PLAY_STEP_MS));
+      expect(text()).toContain("Step 1 of 2");
+      act(() => void vi.advanceTimersByTime(PLAY_STEP_MS));
+      expect(text()).toContain("Step 2 of 2");
+      // at the last step it stops by itself
+      act(() => void vi.advanceTimersByTime(PLAY_STEP_MS));
+      expect(play().getAttribute("aria-label")).toBe("Play the game step by step");
+      expect(play().disabled).toBe(true);
+      // Space plays and pauses
+      key("Home");
+      key(" ");
+      act(() => void vi.advanceTimersByTime(PLAY_STEP_MS));
+      expect(text()).toContain("Step 1 of 2");
+      key(" ");
+      act(() => void vi.advanceTimersByTime(3 * PLAY_STEP_MS));
+      expect(text()).toContain("Step 1 of 2");
+      // a round at a time: round 1 is steps 0–1, round 2 starts at step 2
+      key("PageDown");
+      expect(text()).toContain("Step 2 of 2");
+      key("PageUp");
+      expect(text()).toContain("Step 0 of 2");
+      act(() => root().querySelector<HTMLButtonElement>("button.next-round")!.click());
+      expect(text()).toContain("Round 2 · Planning phase");
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("a player's token offers their own seat; a revealed game offers everything, with both sides' secrets", async () => {

@@ -4,7 +4,7 @@
 // everything (once both players agreed to reveal the game). The server replays the stored actions
 // and projects each step for those eyes, so this page can only show what they were allowed to see.
 import { batch } from "@preact/signals";
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import { colon, errorMessage, logLine, type Names, playerName, sideName, t } from "../i18n";
 import { ApiError } from "../net/http";
 import type { ClientErrorCode, Faction, LogEntry, ReplayEyes, ReplaySteps, Role, View } from "../net/protocol";
@@ -15,6 +15,7 @@ import { archivePage, resultText } from "./Archive";
 import { CardDetail } from "./CardDetail";
 import { FairnessPanel } from "./Fairness";
 import { replayUrl } from "./ReplayPanel";
+import { nextRoundStep, previousRoundStep, usePlayback } from "./replayNav";
 import { api, tokens } from "./services";
 import { Table } from "./Table";
 import { LanguagePicker, numbered, useBottomBarRoom } from "./widgets";
@@ -64,14 +65,30 @@ export function ReplayPage({ code, game }: { code: string; game: number }) {
 
   const data = loaded?.steps ?? null;
   const last = data ? data.steps.length - 1 : 0;
-  const go = (i: number) => setAt(Math.max(0, Math.min(last, i)));
+  const go = useCallback((i: number) => setAt(Math.max(0, Math.min(last, i))), [last]);
+  const rounds = useMemo(() => (data ? data.steps.map((s) => s.view.round) : []), [data]);
+  const [playing, setPlaying] = usePlayback(at, last, go);
 
-  // ← → step, Home / End jump; not while a control that reads those keys itself has the focus
+  // ← → step, Page Up / Page Down round, Home / End jump, Space play / pause; not while a control
+  // that reads those keys itself has the focus (Space presses a focused button by itself)
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const el = e.target instanceof HTMLElement ? e.target : null;
       if (el?.closest("input, select, textarea") || e.altKey || e.ctrlKey || e.metaKey) return;
-      const to = { ArrowLeft: at - 1, ArrowRight: at + 1, Home: 0, End: last }[e.key];
+      if (e.key === " ") {
+        if (el?.closest("button, a, summary")) return;
+        e.preventDefault();
+        setPlaying(!playing);
+        return;
+      }
+      const to = {
+        ArrowLeft: at - 1,
+        ArrowRight: at + 1,
+        PageUp: previousRoundStep(rounds, at),
+        PageDown: nextRoundStep(rounds, at),
+        Home: 0,
+        End: last,
+      }[e.key];
       if (to === undefined) return;
       e.preventDefault();
       go(to);
@@ -140,7 +157,17 @@ export function ReplayPage({ code, game }: { code: string; game: number }) {
               <Eyes eyes={eyes} loaded={loaded!.eyes} me={me} revealed={data.revealed} onChange={setEyes} />
               {failure && <p class="error">{errorMessage(failure)}</p>}
             </section>
-            <Controls at={at} last={last} go={go} view={step.view} acted={step.seat} names={data.names} />
+            <Controls
+              at={at}
+              last={last}
+              go={go}
+              rounds={rounds}
+              playing={playing}
+              setPlaying={setPlaying}
+              view={step.view}
+              acted={step.seat}
+              names={data.names}
+            />
             <div class="replay-body">
               {view && <Table store={store} />}
               <ReplayLog entries={log} fresh={step.log.length} />
@@ -204,32 +231,68 @@ function Controls(props: {
   at: number;
   last: number;
   go: (i: number) => void;
+  /** the round of each step */
+  rounds: readonly number[];
+  playing: boolean;
+  setPlaying: (on: boolean) => void;
   view: View;
   acted: Faction | null;
   names: Names;
 }) {
-  const { at, last, go, view } = props;
+  const { at, last, go, view, rounds, playing } = props;
   const nav = useRef<HTMLElement>(null);
   useBottomBarRoom(nav);
   return (
     <nav class="replay-controls" aria-label={t("replay.controls")} ref={nav}>
       <span class="buttons">
-        <button type="button" onClick={() => go(0)} disabled={at === 0} aria-label={t("replay.first")}>
+        <button type="button" class="ends" onClick={() => go(0)} disabled={at === 0} aria-label={t("replay.first")}>
           «
+        </button>
+        <button
+          type="button"
+          onClick={() => go(previousRoundStep(rounds, at))}
+          disabled={at === 0}
+          aria-label={t("replay.prevRound")}
+        >
+          ⏮
         </button>
         <button type="button" onClick={() => go(at - 1)} disabled={at === 0} aria-label={t("replay.back")}>
           ‹
         </button>
         <button
           type="button"
-          class="primary"
+          class="primary play"
+          onClick={() => props.setPlaying(!playing)}
+          disabled={at === last && !playing}
+          aria-label={playing ? t("replay.pause") : t("replay.play")}
+        >
+          {playing ? "❚❚" : "▶"}
+        </button>
+        <button
+          type="button"
+          class="step-forward"
           onClick={() => go(at + 1)}
           disabled={at === last}
           aria-label={t("replay.forward")}
         >
           ›
         </button>
-        <button type="button" onClick={() => go(last)} disabled={at === last} aria-label={t("replay.last")}>
+        <button
+          type="button"
+          class="next-round"
+          onClick={() => go(nextRoundStep(rounds, at))}
+          disabled={at === last}
+          aria-label={t("replay.nextRound")}
+        >
+          ⏭
+        </button>
+        <button
+          type="button"
+          class="ends"
+          onClick={() => go(last)}
+          disabled={at === last}
+          aria-label={t("replay.last")}
+        >
           »
         </button>
       </span>
