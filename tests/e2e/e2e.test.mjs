@@ -928,7 +928,7 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     const [invite, watch] = await A.page.$$eval(".lobby .copyfield input", (els) => els.map((e) => e.value));
     assert.match(invite, new RegExp(`/r/${code}/join#.+`), "invite link shown in the lobby");
     assert.match(watch, new RegExp(`/r/${code}/watch$`), "watch link shown in the lobby");
-    const joinCode = (await A.page.textContent(".lobby .join-code .code-digits")).trim();
+    const joinCode = (await A.page.textContent(".lobby .join-code .join-digits")).trim();
     assert.match(joinCode, /^\d{6}$/, "the creator sees the six-digit join code beside the invite link");
     await A.page.waitForFunction(() => document.querySelector(".room")?.classList.contains("rebel"));
     log(`room ${code} created by keyboard (${A.kb.presses} key presses); invite ${invite}`);
@@ -988,6 +988,8 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     // code of no room (the page must say so), then the real one in lower case without its dash,
     // with O for 0 and l for 1, the join code with a space, and a name — it must take the free seat.
     await B.page.goto(base + "/");
+    await B.page.waitForSelector("input#code");
+    await fits(B.page, landingFits, true, "landing phone");
     await B.page.fill("input#code", "zzzz-zzzz");
     await B.page.press("input#code", "Enter");
     const unknown = await B.page.waitForSelector(".landing p.error", { timeout: STEP_TIMEOUT_MS });
@@ -1831,6 +1833,11 @@ test("a newcomer plays the tutorial against the computer in 日本語 at 1366×7
     page.on("pageerror", (e) => errors.push(String(e)));
     await page.goto("/");
     await page.waitForFunction(() => document.documentElement.lang === "ja");
+    // the whole create form on the first screen in 日本語 at 1366×768, Over days chosen (its
+    // per-move choice and explanation open below the clock)
+    await page.check('input[name="clock"][value="days"]');
+    await page.waitForSelector("#days-explain");
+    assert.deepEqual(await page.evaluate(landingFits), [], "the landing fits 1366×768 in 日本語 with Over days");
     await page.check('input[name="side"][value="rebel"]');
     await page.check('input[name="mode"][value="tutorial"]');
     await page.check('input[name="opponent"][value="easy"]');

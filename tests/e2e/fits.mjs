@@ -3,15 +3,18 @@
 // sentences (empty: fine). Plain browser JavaScript, no imports: every function is serialized.
 
 /** Desktop landing: creating a room and entering one both on the first screen (no scrolling). */
-export function landingFits() {
+export function landingFits(phone = false) {
   const H = window.innerHeight;
   scrollTo(0, 0);
   const out = [];
+  // a phone's first screen: the friend's code fields first, then the create form's heading (the
+  // form itself is a scroll down); a desktop's: both forms whole
   const wanted = [
     ["the create form's heading", "#create-h"],
-    ["the Create room button", "form.panel button.primary[type=submit]"],
+    ...(phone ? [] : [["the Create room button", "form.panel button.primary[type=submit]"]]),
     ["the enter form's heading", "#enter-h"],
     ["the room code field", "input#code"],
+    ["the join code field", "input#join-code"],
     ["the enter form's button", "form[aria-labelledby=enter-h] button[type=submit]"],
   ];
   for (const [what, sel] of wanted) {

@@ -188,13 +188,14 @@ describe("names at the table", () => {
     expect(root.querySelector("img")).toBeNull();
   });
 
-  it("the creator's lobby shows the join code beside the invite link", () => {
+  it("the creator's lobby shows the join code beside the invite link, with the room code that goes with it", () => {
     localStorage.setItem("evr.invite.KJCHM97E", "/r/KJCHM97E/join#sec");
     localStorage.setItem("evr.joincode.KJCHM97E", "204518");
     const store = new GameStore();
     store.apply(welcome(0, makeView({ phase: "character_choice" })));
     act(() => render(<Lobby code="KJCHM97E" store={store} />, root));
     expect(root.querySelector(".join-code")?.textContent).toContain("204518");
+    expect(root.querySelector(".join-code")?.textContent).toMatch(/^Room code: KJCH-M97E · Join code: 204518/);
   });
 });
 

@@ -381,6 +381,7 @@ export const en = {
   "landing.joinCodeHint": "only to play",
   "landing.needJoinCode":
     "This room has a free seat: type the 6-digit join code its creator gave you to take it, or press Watch.",
+  "lobby.roomCode": "Room code:",
   "lobby.joinCode": "Join code:",
   "lobby.joinCodeHint": "a friend who cannot open the link types the room code and this code on the start page.",
   "lobby.newInvite": "Make a new invite link and join code",

@@ -386,6 +386,7 @@ export const ja: Messages = {
   "landing.joinCodeHint": "対戦するときだけ",
   "landing.needJoinCode":
     "このルームには空席があります。ルームを作った人から聞いた6桁の参加コードを入力すると席に着けます。観戦する場合は「観戦する」を押してください。",
+  "lobby.roomCode": "ルームコード：",
   "lobby.joinCode": "参加コード：",
   "lobby.joinCodeHint": "リンクを開けない友だちは、トップページでルームコードとこのコードを入力します。",
   "lobby.newInvite": "新しい招待リンクと参加コードを作る",

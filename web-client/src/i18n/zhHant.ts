@@ -378,6 +378,7 @@ export const zhHant: Messages = {
   "landing.joinCode": "加入碼（6 位數字）",
   "landing.joinCodeHint": "只在對戰時需要",
   "landing.needJoinCode": "此房間還有空位：輸入建立房間的人給你的 6 位數加入碼即可入座，或按「觀戰」。",
+  "lobby.roomCode": "房間代碼：",
   "lobby.joinCode": "加入碼：",
   "lobby.joinCodeHint": "無法開啟連結的朋友，可以在首頁輸入房間代碼和這個加入碼。",
   "lobby.newInvite": "產生新的邀請連結與加入碼",

@@ -133,28 +133,21 @@ export function Landing() {
                 options={(["rebel", "imperial", "random"] as const).map((v) => [v, t(`side.${v}`)])}
               />
               <Radio
-                legend={t("landing.mode")}
-                name="mode"
-                value={mode}
-                onChange={setMode}
-                options={(["full", "tutorial"] as const).map((v) => [v, t(`mode.${v}`)])}
-              />
-              <Radio
-                legend={t("landing.spectators")}
-                name="spectators"
-                value={spectators}
-                onChange={setSpectators}
-                options={(["anyone_with_link", "off"] as const).map((v) => [v, t(`spectators.${v}`)])}
-              />
-            </div>
-            <div class="create-col">
-              <Radio
                 legend={t("landing.opponent")}
                 name="opponent"
                 value={opponent}
                 onChange={setOpponent}
                 options={(["friend", "easy", "normal", "hard"] as const).map((v) => [v, t(`opponent.${v}`)])}
               />
+              <Radio
+                legend={t("landing.mode")}
+                name="mode"
+                value={mode}
+                onChange={setMode}
+                options={(["full", "tutorial"] as const).map((v) => [v, t(`mode.${v}`)])}
+              />
+            </div>
+            <div class="create-col">
               <Radio
                 legend={t("landing.clock")}
                 name="clock"
@@ -212,6 +205,13 @@ export function Landing() {
                   </label>
                 </p>
               )}
+              <Radio
+                legend={t("landing.spectators")}
+                name="spectators"
+                value={spectators}
+                onChange={setSpectators}
+                options={(["anyone_with_link", "off"] as const).map((v) => [v, t(`spectators.${v}`)])}
+              />
               <label class="choice reveal-opt">
                 <input
                   type="checkbox"

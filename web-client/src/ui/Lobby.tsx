@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import { errorMessage, playerName, sideName, t } from "../i18n";
 import { ApiError } from "../net/http";
 import { FACTIONS, type RoomInfo } from "../net/protocol";
+import { displayCode } from "../net/roomCode";
 import type { GameStore } from "../state/store";
 import { QrCode } from "./QrCode";
 import { absoluteUrl, api, tokens } from "./services";
@@ -26,7 +27,10 @@ export function Lobby({ code, store }: { code: string; store: GameStore }) {
       {seated && invite && <CopyField label={t("lobby.invite")} value={absoluteUrl(invite)} />}
       {seated && joinCode && (
         <p class="join-code">
-          {t("lobby.joinCode")} <strong class="code-digits">{joinCode}</strong>
+          {/* the two codes a friend types on the start page, side by side */}
+          {t("lobby.roomCode")} <strong class="code-digits">{displayCode(code)}</strong>
+          {" · "}
+          {t("lobby.joinCode")} <strong class="code-digits join-digits">{joinCode}</strong>
           <span class="small muted"> — {t("lobby.joinCodeHint")}</span>
         </p>
       )}
