@@ -17,6 +17,15 @@ export function textAudit() {
     // text in these is not laid out for reading: screen-reader-only text, overlays over the page
     const SKIP = ".sr-only, .sr-visible, aside.card-detail, .toast, option, select, script, style, noscript";
 
+    /** Text hidden for the eyes and kept for screen readers (the `.sr-only` pattern, which a phone's
+     *  layout applies to some of the header's words): an absolutely placed box clipped to nothing. */
+    const visuallyHidden = (el) => {
+      for (let p = el; p && p !== document.body; p = p.parentElement) {
+        const cs = getComputedStyle(p);
+        if (cs.position === "absolute" && /^rect\(0(px)?,? 0(px)?,? 0(px)?,? 0(px)?\)$/.test(cs.clip)) return true;
+      }
+      return false;
+    };
     /** The elements that draw text themselves (a non-blank text node as a direct child). */
     const textElements = () => {
       const out = [];
@@ -27,7 +36,7 @@ export function textAudit() {
         if (!el || seen.has(el) || !n.data.trim()) continue;
         seen.add(el);
         if (el.closest(SKIP) || el.closest("details:not([open]) > :not(summary)")) continue;
-        if (!st.shown(el)) continue;
+        if (!st.shown(el) || visuallyHidden(el)) continue;
         out.push(el);
       }
       return out;

@@ -100,14 +100,18 @@ function Header({ code, store }: { code: string; store: GameStore }) {
     <header class="topbar" ref={header}>
       <h1 class="code">{t("header.room", { code: displayCode(code) })}</h1>
       <span class={`conn ${status}`} role="status">
-        <span class="dot" aria-hidden="true" /> {statusText}
+        <span class="dot" aria-hidden="true" /> <span class="conn-text">{statusText}</span>
         {status === "waiting" && (
           <button type="button" class="link" onClick={() => store.retryNow()}>
             {t("status.retry")}
           </button>
         )}
       </span>
-      {presence && <span class="specs">{t("header.spectators", { n: presence.spectators })}</span>}
+      {presence && (
+        <span class={`specs${presence.spectators === 0 ? " none" : ""}`}>
+          {t("header.spectators", { n: presence.spectators })}
+        </span>
+      )}
       {store.view.value && <Clocks store={store} />}
       {store.isSpectator.value && <span class="badge">{t("room.spectating")}</span>}
       {store.view.value && <ChatButton store={store} />}
