@@ -1,7 +1,8 @@
-// A desktop play area is one row: rowScale gives the factor its cards shrink by so that the row
-// never wraps (a second row pushed Pass below a 1366×768 screen) and never scrolls while it can be read.
+// A desktop play area is one row: rowScale gives the factor its cards grow or shrink by so that the
+// row never wraps (a second row pushed Pass below a 1366×768 screen), never scrolls while it can be
+// read, and a few cards are large enough to read.
 import { describe, expect, it } from "vitest";
-import { MIN_SCALE, rowScale } from "../src/ui/fitRow";
+import { MAX_SCALE, MIN_SCALE, rowScale } from "../src/ui/fitRow";
 
 const REM = 16;
 /** the row's width at a factor: the slots (112 px, 150 px sideways) and gaps (0.6rem) scaled, the padding (1.2rem) not */
@@ -9,25 +10,26 @@ const used = (s: number, upright: number, sideways: number) =>
   s * (112 * upright + 150 * sideways + 0.6 * REM * (upright + sideways - 1)) + 1.2 * REM;
 
 describe("a play area's row of cards", () => {
-  it("keeps full size while the cards fit", () => {
-    expect(rowScale(680, 5, 0, REM)).toBe(1);
-    expect(rowScale(680, 0, 0, REM)).toBe(1);
+  it("a few cards are as large as they may be", () => {
+    expect(rowScale(680, 2, 1, REM)).toBe(MAX_SCALE);
+    expect(rowScale(680, 0, 0, REM)).toBe(MAX_SCALE);
   });
 
-  it("shrinks six cards to exactly the row's width, never wider", () => {
-    for (const width of [560, 610, 680, 720]) {
+  it("grows or shrinks up to six cards to exactly the row's width, never wider", () => {
+    for (const width of [560, 610, 680, 720, 900]) {
       for (const [upright, sideways] of [
         [6, 0],
+        [5, 0],
         [4, 2],
         [3, 3],
         [1, 5],
       ] as const) {
         const s = rowScale(width, upright, sideways, REM);
         if (s === MIN_SCALE) continue;
-        expect(s).toBeLessThanOrEqual(1);
+        expect(s).toBeLessThanOrEqual(MAX_SCALE);
         expect(used(s, upright, sideways)).toBeLessThanOrEqual(width);
-        // and not needlessly small: a hundredth more would not fit (or the cards are at full size)
-        if (s < 1) expect(used(s + 0.01, upright, sideways)).toBeGreaterThan(width);
+        // and not needlessly small: a hundredth more would not fit (or the cards are at their largest)
+        if (s < MAX_SCALE) expect(used(s + 0.01, upright, sideways)).toBeGreaterThan(width);
       }
     }
   });

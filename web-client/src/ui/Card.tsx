@@ -70,7 +70,7 @@ export function CardFace(props: {
   const isChar = info.kind === "character";
   const state = props.ready === undefined ? "" : props.ready ? t("card.ready") : t("card.exhausted");
   const value = props.value ?? info.ready;
-  // what the eye gets from the colours, the rotation and the corners, said after the name
+  // what the eye gets from the colours, the sideways shape and the corners, said after the name
   const more = [
     sideName(props.owner),
     isChar ? t("card.character") : null,

@@ -91,7 +91,8 @@ function PlayerStrip({ view, f, store }: { view: View; f: Faction; store: GameSt
       </>
     );
   return (
-    <section class={`strip ${f}${acting ? " acting" : ""}`} aria-label={playerLabel(f, store.names.value)}>
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: on a desktop a side's panel is at most half the screen and scrolls in its own box (its words, never a control: the cards and the bar stay on screen); a scrolling region must take the keyboard's focus (axe: scrollable-region-focusable)
+    <section class={`strip ${f}${acting ? " acting" : ""}`} aria-label={playerLabel(f, store.names.value)} tabIndex={0}>
       <div class="strip-head">
         <h2 class="who">
           <PlayerName f={f} names={store.names.value} />

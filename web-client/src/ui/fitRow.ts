@@ -3,9 +3,10 @@ import { useLayoutEffect } from "preact/hooks";
 
 /** A desktop play area is one row of cards, always: a second row pushed the action bar (Pass, the
  *  turn line) below a 1366×768 screen in ordinary games. Instead of wrapping, the row's cards shrink
- *  together to the row's width: this module computes the factor and writes it as `--s` on the row,
+ *  together to the row's width — and grow, up to MAX_SCALE, while it has room, so that a card's name
+ *  and power read at a glance: this module computes the factor and writes it as `--s` on the row,
  *  which styles.css uses for the cards' size, type and gaps (only above 900 px: a phone's row scrolls
- *  sideways). The widths below are styles.css's, at full size. */
+ *  sideways). The widths below are styles.css's, at scale 1. */
 const SLOT_PX = 112;
 /** an exhausted card lies sideways in a wider slot */
 const SIDEWAYS_SLOT_PX = 150;
@@ -15,15 +16,19 @@ const PADDING_REM = 1.2;
 /** Below this a card's words are too small to read; a row that would need less scrolls sideways (six
  *  exhausted cards, the most any event allows, need 0.70 in the narrowest desktop area). */
 export const MIN_SCALE = 0.6;
+/** The largest: a card 125 × 174 px (153 px tall on a laptop's shorter table), its power in 13 px type;
+ *  taller would push a laptop's action bar down (the side's panel beside it is about as tall). */
+export const MAX_SCALE = 1.3;
+const TIGHT_SCALE = 0.8;
 
 /** The factor that fits `upright` + `sideways` cards in a row `width` px wide (`rem` px to the rem):
- *  at most 1, at least MIN_SCALE, rounded down so that rounding never overflows the row. */
+ *  at most MAX_SCALE, at least MIN_SCALE, rounded down so that rounding never overflows the row. */
 export function rowScale(width: number, upright: number, sideways: number, rem: number): number {
   const cards = upright + sideways;
-  if (cards === 0 || width <= 0) return 1;
+  if (cards === 0 || width <= 0) return MAX_SCALE;
   const need = SLOT_PX * upright + SIDEWAYS_SLOT_PX * sideways + GAP_REM * rem * (cards - 1);
   const room = width - PADDING_REM * rem;
-  return Math.max(MIN_SCALE, Math.min(1, Math.floor((room / need) * 1000) / 1000));
+  return Math.max(MIN_SCALE, Math.min(MAX_SCALE, Math.floor((room / need) * 1000) / 1000));
 }
 
 /** Keeps `--s` on the row `ref` right for its cards, at every render and whenever its width changes. */
@@ -33,7 +38,11 @@ export function useRowFit(ref: RefObject<HTMLElement | null>, upright: number, s
     if (!el) return;
     const apply = () => {
       const rem = Number.parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
-      el.style.setProperty("--s", String(rowScale(el.clientWidth, upright, sideways, rem)));
+      const s = rowScale(el.clientWidth, upright, sideways, rem);
+      el.style.setProperty("--s", String(s));
+      // below TIGHT_SCALE a laptop's card has room for two lines of power, not three (its padding
+      // and borders do not shrink with it)
+      el.toggleAttribute("data-tight", s < TIGHT_SCALE);
     };
     apply();
     // the row's width comes from the page's grid, never from its cards: writing --s cannot loop
