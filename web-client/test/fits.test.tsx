@@ -113,6 +113,14 @@ describe("results", () => {
     });
     act(() => render(<RoundSummary outcome={roundOutcome(view, 1)!} />, root));
     expect(root.querySelector(".dominance-explain")?.textContent).toMatch(/^Dominance: both strategies are revealed/);
+    // the reveal's two cards, each side's strategy face up with what it does
+    const cards = [...root.querySelectorAll(".reveal-cards .reveal-card")];
+    expect(cards.map((c) => c.className)).toEqual(["reveal-card rebel", "reveal-card imperial"]);
+    expect(cards.map((c) => c.querySelector(".what")?.textContent)).toEqual(["Support", "Deception"]);
+    expect(cards[1]!.querySelector(".does")?.textContent).toMatch(/\w/);
+    // a tutorial has no strategies: no cards
+    act(() => render(<RoundSummary outcome={roundOutcome(view, 1)!} tutorial />, root));
+    expect(root.querySelector(".reveal-cards")).toBeNull();
   });
 
   it("the fair shuffles open with a plain sentence; the hex and the command come below, in their own drawer", () => {

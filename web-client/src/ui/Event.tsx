@@ -1,5 +1,5 @@
 import { EVENT_INFO } from "../data/cards";
-import { cardName, colon, effectText, eventName, sideName, strategyName, t } from "../i18n";
+import { cardName, colon, effectText, eventName, sideName, strategyName, strategyText, t } from "../i18n";
 import type { PendingView, View } from "../net/protocol";
 import { FACTIONS } from "../net/protocol";
 import type { RoundOutcome } from "../state/derived";
@@ -123,6 +123,26 @@ export function awardLines(o: DecidedRound): string[] {
   return lines;
 }
 
+/** The reveal as a moment: both strategy cards turned face up together, each with what it does (a
+ *  flip, the Imperial's a beat after the Rebel's; none under reduced motion). It stays as the head of
+ *  the round's result: no timer decides what the screen shows. Screen readers read the table after it. */
+function RevealedStrategies({ o }: { o: RoundOutcome }) {
+  return (
+    <div class="reveal-cards" aria-hidden="true">
+      {FACTIONS.map((f, i) => {
+        const s = o.strategies[i] ?? null;
+        return (
+          <div key={f} class={`reveal-card ${f}`}>
+            <span class="who">{sideName(f)}</span>
+            <strong class="what">{strategyName(s)}</strong>
+            {s && <span class="does">{strategyText(s)}</span>}
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
 /** The Dominance panel of one round: what the reveal settled, and the result only once the engine
  *  has decided it (`roundOutcome`). `ended`: the game is over (a claimed win or a lost clock may
  *  end it while the round waits). */
@@ -144,6 +164,7 @@ export function RoundSummary({
         {t("dominance.event", { event: eventName(o.event), objective: o.objective })}
       </h3>
       {!tutorial && <p class="small muted dominance-explain">{t("dominance.explain")}</p>}
+      {!tutorial && <RevealedStrategies o={o} />}
       <table class="reveal">
         <caption class="sr-only">{t("dominance.revealed")}</caption>
         <tbody>
