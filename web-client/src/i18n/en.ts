@@ -356,6 +356,7 @@ export const en = {
   "settings.sound": "Play a short sound",
   "settings.notify": "Show a system notification",
   "settings.blocked": "This browser does not allow notifications for this site.",
+  "settings.tableSounds": "Sounds at the table: a card played, the reveal, a round decided",
   "landing.clock": "Clock",
   "landing.clockNone": "No clock",
   "landing.clockCustom": "Custom",

@@ -19,6 +19,8 @@ export interface Prefs {
   sound: boolean;
   /** a system notification then (asked of the browser when switched on) */
   notify: boolean;
+  /** sounds at the table: a card played, the reveal, a round decided (tableSounds.ts) */
+  tableSounds: boolean;
   /** the address this device's person last left for a room's reminders (empty: none) */
   email: string;
 }
@@ -29,6 +31,7 @@ const DEFAULTS: Prefs = {
   muteOpponentText: false,
   sound: true,
   notify: false,
+  tableSounds: true,
   email: "",
 };
 const KEY = "evr.prefs";
@@ -57,6 +60,7 @@ export function loadPrefs(store: KeyValueStorage): void {
     muteOpponentText: pick("muteOpponentText"),
     sound: pick("sound"),
     notify: pick("notify"),
+    tableSounds: pick("tableSounds"),
     email: pick("email"),
   };
 }

@@ -22,6 +22,7 @@ import { overDays, Reminders } from "./Reminders";
 import { SettingsMenu } from "./Settings";
 import { tokens } from "./services";
 import { Table } from "./Table";
+import { useTableSounds } from "./tableSounds";
 import { LanguagePicker, numbered, useHeaderRoom } from "./widgets";
 
 export function RoomPage({ code, watch }: { code: string; watch: boolean }) {
@@ -194,6 +195,7 @@ function Room({ code, store }: { code: string; store: GameStore }) {
   const over = view?.phase === "game_over" || store.forfeited.value;
   const title = `${offered ? `${t("over.offerTitle")} · ` : ""}${t("header.room", { code: displayCode(code) })} · ${t("app.title")}`;
   useTurnAlerts(store, title);
+  useTableSounds(store);
   return (
     <div class={`room ${me ?? "spectator"}`}>
       <Header code={code} store={store} />

@@ -63,6 +63,15 @@ export function SettingsMenu({ store }: { store: GameStore }) {
           {t("settings.notify")}
         </label>
         {blocked && <p class="small error">{t("settings.blocked")}</p>}
+        <label>
+          <input
+            type="checkbox"
+            class="pref-table-sounds"
+            checked={p.tableSounds}
+            onChange={(e) => setPref("tableSounds", (e.target as HTMLInputElement).checked)}
+          />{" "}
+          {t("settings.tableSounds")}
+        </label>
       </div>
     </details>
   );
