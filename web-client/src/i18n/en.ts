@@ -356,7 +356,7 @@ export const en = {
   "settings.sound": "Play a short sound",
   "settings.notify": "Show a system notification",
   "settings.blocked": "This browser does not allow notifications for this site.",
-  "settings.tableSounds": "Sounds at the table: a card played, the reveal, a round decided",
+  "settings.tableSounds": "Sounds at the table: the opponent's move, the reveal, your turn",
   "landing.clock": "Clock",
   "landing.clockNone": "No clock",
   "landing.clockCustom": "Custom",

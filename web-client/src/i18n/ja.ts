@@ -361,7 +361,7 @@ export const ja: Messages = {
   "settings.sound": "短い音を鳴らす",
   "settings.notify": "システム通知を表示する",
   "settings.blocked": "このブラウザではこのサイトの通知が許可されていません。",
-  "settings.tableSounds": "テーブルの効果音：カードのプレイ、戦略を明かすとき、ラウンドの決着",
+  "settings.tableSounds": "テーブルの効果音：相手の手、戦略を明かすとき、あなたの手番",
   "landing.clock": "持ち時間",
   "landing.clockNone": "なし",
   "landing.clockCustom": "カスタム",

@@ -355,7 +355,7 @@ export const zhHant: Messages = {
   "settings.sound": "播放短音效",
   "settings.notify": "顯示系統通知",
   "settings.blocked": "這個瀏覽器不允許本網站顯示通知。",
-  "settings.tableSounds": "桌面音效：打出卡牌、揭示戰略牌、回合分出結果",
+  "settings.tableSounds": "桌面音效：對手的行動、揭示戰略牌、輪到你",
   "landing.clock": "計時",
   "landing.clockNone": "不計時",
   "landing.clockCustom": "自訂",

@@ -19,7 +19,8 @@ export interface Prefs {
   sound: boolean;
   /** a system notification then (asked of the browser when switched on) */
   notify: boolean;
-  /** sounds at the table: a card played, the reveal, a round decided (tableSounds.ts) */
+  /** sounds at the table: the opponent's move, the reveal, your turn (tableSounds.ts); off until
+   *  switched on */
   tableSounds: boolean;
   /** the address this device's person last left for a room's reminders (empty: none) */
   email: string;
@@ -31,7 +32,7 @@ const DEFAULTS: Prefs = {
   muteOpponentText: false,
   sound: true,
   notify: false,
-  tableSounds: true,
+  tableSounds: false,
   email: "",
 };
 const KEY = "evr.prefs";
