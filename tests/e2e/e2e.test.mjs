@@ -715,6 +715,9 @@ function detect() {
     const radios = [...dlg.querySelectorAll('input[type="radio"]')];
     const confirm = dlg.querySelector("button.primary");
     if (radios.length && (!radios.some((r) => r.checked) || (confirm && !confirm.disabled))) return "dialog";
+    // a choice made on the cards (IG-88: the card to discard, then the one to put on top)
+    const pairs = [...dlg.querySelectorAll(".pair-btn")].filter((b) => !b.disabled);
+    if (pairs.length || (dlg.querySelector(".pair-choice") && confirm && !confirm.disabled)) return "dialog";
     return null;
   }
   if ([...document.querySelectorAll("button.strategy")].some((b) => !b.disabled)) return "strategy";
@@ -1415,8 +1418,13 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
         }
         if (kind === "dialog") {
           await moment("pending-" + P.name, () => shotEverywhere(P, `07-pending-choice-${tag(P)}`, "pending choice", pendingAxed++ ? undefined : [AXE_DESKTOP, AXE_PHONE]));
+          // a choice on the cards: a tap on a card's button at a time until Confirm is on
+          if ((await P.page.$('[role="dialog"] .pair-choice')) && (await P.page.$('[role="dialog"] button.primary[disabled]'))) {
+            await useOne(P, '[role="dialog"] .pair-btn', rng, { sends: false });
+            continue;
+          }
           const checked = await P.page.$$eval('[role="dialog"] input[type="radio"]', (rs) => rs.some((r) => r.checked));
-          if (!checked) {
+          if (!checked && (await P.page.$('[role="dialog"] input[type="radio"]'))) {
             const m = await useOne(P, '[role="dialog"] input[type="radio"]', rng, { sends: false });
             if (!m) continue;
           }

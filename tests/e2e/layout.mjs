@@ -173,6 +173,13 @@ export function foldProblems() {
         continue;
       }
       if (r.left >= W || r.right <= 0) continue;
+      // a card's button scrolled out of its row's box (the row scrolls sideways) is a scroll away
+      const row = c.closest(".cards-row");
+      if (row) {
+        const rb = row.getBoundingClientRect();
+        const cx = r.left + r.width / 2;
+        if (cx < rb.left || cx > rb.right) continue;
+      }
       const x = Math.min(Math.max(r.left + r.width / 2, 0), W - 1);
       const y = r.top + r.height / 2;
       const hit = document.elementFromPoint(x, y);

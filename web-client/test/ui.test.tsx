@@ -230,6 +230,56 @@ describe("UI", () => {
     expect(sent).toEqual([{ type: "choose_strategy", target: "rebel", strategy: "support" }]);
   });
 
+  it("IG-88: the card to discard, then the card to put on top, two taps on the cards seen — no list of every pair", () => {
+    const seen = [
+      { owner: "imperial" as const, card: "Darth Vader" as const },
+      { owner: "imperial" as const, card: "Military 5" as const },
+      { owner: "imperial" as const, card: "Recon 2" as const },
+    ];
+    const pairs = seen.flatMap((d) =>
+      seen.filter((x) => x !== d).map((top) => ({ kind: "discard_and_top" as const, discard: d, top })),
+    );
+    const v = makeView({
+      pending: {
+        owner: "rebel",
+        source: { kind: "card", card: { owner: "imperial", card: "IG-88" } },
+        step: { step: "ig88_pick", deck: "imperial" },
+        options: pairs,
+        seen_cards: seen,
+        seen_events: null,
+      },
+    });
+    const store = storeWith(v);
+    const sent: Action[] = [];
+    store.act = (a) => {
+      sent.push(a);
+      return true;
+    };
+    act(() => render(<PendingPanel store={store} />, root));
+    expect(root.querySelectorAll('input[type="radio"]')).toHaveLength(0);
+    const confirm = () =>
+      [...root.querySelectorAll<HTMLButtonElement>("button")].find((b) => b.textContent === "Confirm")!;
+    const pairButtons = () =>
+      [...root.querySelectorAll<HTMLButtonElement>(".pair-btn")].map((b) => b.getAttribute("aria-label"));
+    expect(pairButtons()).toEqual(["Discard: Darth Vader", "Discard: Military 5", "Discard: Recon 2"]);
+    expect(confirm().disabled).toBe(true);
+    act(() => root.querySelector<HTMLButtonElement>('.pair-btn[aria-label="Discard: Military 5"]')!.click());
+    expect(pairButtons()).toEqual(["Put on top: Darth Vader", "Put on top: Recon 2"]);
+    expect(root.querySelector(".pair-step")?.textContent).toBe(
+      "To discard: Military 5. Now choose the card to put on top of the deck.",
+    );
+    expect(confirm().disabled).toBe(true);
+    act(() => root.querySelector<HTMLButtonElement>('.pair-btn[aria-label="Put on top: Recon 2"]')!.click());
+    expect(root.querySelector(".pair-step")?.textContent).toBe(
+      "Discard Military 5, put Recon 2 on top: confirm, or choose again.",
+    );
+    act(() => confirm().click());
+    expect(sent).toEqual([{ type: "answer", choice: { kind: "discard_and_top", discard: seen[1], top: seen[2] } }]);
+    // choosing again starts over
+    act(() => root.querySelector<HTMLButtonElement>(".pair-again")!.click());
+    expect(pairButtons()).toHaveLength(3);
+  });
+
   it("pending choice: dialog titled by the card, confirm sends the chosen option", () => {
     const v = makeView({
       pending: {

@@ -5,6 +5,7 @@ import type { CardRef, Choice, PendingView } from "../net/protocol";
 import { choiceKey, myAnswers } from "../state/derived";
 import type { GameStore } from "../state/store";
 import { CardFace } from "./Card";
+import { isPairChoice, PairChoice } from "./PairChoice";
 import { pendingSelection } from "./selection";
 
 function sourceName(p: PendingView): string {
@@ -57,7 +58,7 @@ export function PendingPanel({ store }: { store: GameStore }) {
 
   useEffect(() => {
     setSel(null);
-    if (options.length > 0) ref.current?.querySelector<HTMLInputElement>("input")?.focus();
+    if (options.length > 0) ref.current?.querySelector<HTMLElement>("input, .pair-btn")?.focus();
   }, [stepKey]);
 
   if (!p) return null;
@@ -70,19 +71,36 @@ export function PendingPanel({ store }: { store: GameStore }) {
     );
   }
   const chosen = options.find((o) => choiceKey(o) === sel) ?? null;
+  // IG-88's ordered pairs are chosen on the cards seen, two taps, not in a list of every pair
+  const pairs = isPairChoice(options) && p.seen_cards ? options : null;
   return (
     <div class="dialog" role="dialog" aria-modal="false" aria-labelledby="pending-h" ref={ref}>
       <h2 id="pending-h">{t("pending.title", { source: title })}</h2>
       <p>{t(`step.${p.step.step}`)}</p>
-      {p.seen_cards && p.seen_cards.length > 0 && (
+      {pairs && p.seen_cards ? (
         <div class="secret">
           <span class="badge secret-mark">{t("common.onlyYou")}</span> {t("pending.seen")}
-          <div class="cards-row">
-            {p.seen_cards.map((c) => (
-              <CardFace key={c.owner + c.card} name={c.card} owner={c.owner} compact />
-            ))}
-          </div>
+          <PairChoice
+            key={stepKey}
+            seen={p.seen_cards}
+            options={pairs}
+            selected={sel}
+            onSelect={setSel}
+            busy={store.busy.value}
+          />
         </div>
+      ) : (
+        p.seen_cards &&
+        p.seen_cards.length > 0 && (
+          <div class="secret">
+            <span class="badge secret-mark">{t("common.onlyYou")}</span> {t("pending.seen")}
+            <div class="cards-row">
+              {p.seen_cards.map((c) => (
+                <CardFace key={c.owner + c.card} name={c.card} owner={c.owner} compact />
+              ))}
+            </div>
+          </div>
+        )
       )}
       {p.seen_events && p.seen_events.length > 0 && (
         <p class="secret">
@@ -91,21 +109,23 @@ export function PendingPanel({ store }: { store: GameStore }) {
           {p.seen_events.map(eventName).join(" → ")}
         </p>
       )}
-      <fieldset class={`options${options.length > MANY_OPTIONS ? " many" : ""}`}>
-        <legend>{t("pending.choose")}</legend>
-        {/* a long list scrolls in this box, under the legend (never over it) */}
-        <div class="option-list">
-          {options.map((o) => {
-            const k = choiceKey(o);
-            return (
-              <label key={k} class={`option${sel === k ? " on" : ""}`}>
-                <input type="radio" name="pending" value={k} checked={sel === k} onChange={() => setSel(k)} />
-                {describeChoice(o)}
-              </label>
-            );
-          })}
-        </div>
-      </fieldset>
+      {!pairs && (
+        <fieldset class={`options${options.length > MANY_OPTIONS ? " many" : ""}`}>
+          <legend>{t("pending.choose")}</legend>
+          {/* a long list scrolls in this box, under the legend (never over it) */}
+          <div class="option-list">
+            {options.map((o) => {
+              const k = choiceKey(o);
+              return (
+                <label key={k} class={`option${sel === k ? " on" : ""}`}>
+                  <input type="radio" name="pending" value={k} checked={sel === k} onChange={() => setSel(k)} />
+                  {describeChoice(o)}
+                </label>
+              );
+            })}
+          </div>
+        </fieldset>
+      )}
       <button
         type="button"
         class="primary"
