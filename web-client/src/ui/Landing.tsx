@@ -11,6 +11,7 @@ import {
 } from "../net/protocol";
 import { canonicalCode, displayCode } from "../net/roomCode";
 import { prefs, setPref } from "../state/prefs";
+import { Emblem } from "./Emblem";
 import { MyRooms } from "./MyRooms";
 import { navigate } from "./router";
 import { api, tokens } from "./services";
@@ -113,7 +114,10 @@ export function Landing() {
     <main class="page landing">
       <div class="landing-head">
         <h1>
-          {t("app.title")} <small>{t("app.gameName")}</small>
+          <Emblem size={44} />
+          <span>
+            {t("app.title")} <small>{t("app.gameName")}</small>
+          </span>
         </h1>
         <LanguagePicker />
       </div>
