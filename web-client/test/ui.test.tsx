@@ -36,6 +36,17 @@ function storeWith(view: View): GameStore {
   return s;
 }
 
+/** A store on `view` whose actions are collected in `sent` instead of sent. */
+function sendingStore(view: View): { store: GameStore; sent: Action[] } {
+  const store = storeWith(view);
+  const sent: Action[] = [];
+  store.act = (a) => {
+    sent.push(a);
+    return true;
+  };
+  return { store, sent };
+}
+
 const buttons = () => [...root.querySelectorAll("button")].map((b) => b.textContent?.trim());
 
 describe("UI", () => {
@@ -207,12 +218,7 @@ describe("UI", () => {
       })),
     });
     v.rebel.strategy = { state: "none" };
-    const store = storeWith(v);
-    const sent: Action[] = [];
-    store.act = (a) => {
-      sent.push(a);
-      return true;
-    };
+    const { store, sent } = sendingStore(v);
     act(() => render(<Planning store={store} />, root));
     const confirm = () => root.querySelector("button.strategy-confirm") as HTMLButtonElement;
     const strategy = (name: string) =>
@@ -249,12 +255,7 @@ describe("UI", () => {
         seen_events: null,
       },
     });
-    const store = storeWith(v);
-    const sent: Action[] = [];
-    store.act = (a) => {
-      sent.push(a);
-      return true;
-    };
+    const { store, sent } = sendingStore(v);
     act(() => render(<PendingPanel store={store} />, root));
     expect(root.querySelectorAll('input[type="radio"]')).toHaveLength(0);
     const confirm = () =>
@@ -297,12 +298,7 @@ describe("UI", () => {
         seen_events: null,
       },
     });
-    const store = storeWith(v);
-    const sent: Action[] = [];
-    store.act = (a) => {
-      sent.push(a);
-      return true;
-    };
+    const { store, sent } = sendingStore(v);
     act(() => render(<PendingPanel store={store} />, root));
     expect(root.querySelector('[role="dialog"] h2')?.textContent).toBe("Recon 2");
     expect(root.textContent).toContain("only you see this");

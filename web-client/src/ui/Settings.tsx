@@ -44,35 +44,31 @@ export function SettingsMenu({ store }: { store: GameStore }) {
           </form>
         )}
         <p class="small muted">{t("settings.yourTurn")}</p>
-        <label>
-          <input
-            type="checkbox"
-            class="pref-sound"
-            checked={p.sound}
-            onChange={(e) => setPref("sound", (e.target as HTMLInputElement).checked)}
-          />{" "}
-          {t("settings.sound")}
-        </label>
-        <label>
-          <input
-            type="checkbox"
-            class="pref-notify"
-            checked={p.notify}
-            onChange={(e) => void toggleNotify((e.target as HTMLInputElement).checked)}
-          />{" "}
-          {t("settings.notify")}
-        </label>
+        <Toggle cls="pref-sound" on={p.sound} set={(on) => setPref("sound", on)} label={t("settings.sound")} />
+        <Toggle cls="pref-notify" on={p.notify} set={(on) => void toggleNotify(on)} label={t("settings.notify")} />
         {blocked && <p class="small error">{t("settings.blocked")}</p>}
-        <label>
-          <input
-            type="checkbox"
-            class="pref-table-sounds"
-            checked={p.tableSounds}
-            onChange={(e) => setPref("tableSounds", (e.target as HTMLInputElement).checked)}
-          />{" "}
-          {t("settings.tableSounds")}
-        </label>
+        <Toggle
+          cls="pref-table-sounds"
+          on={p.tableSounds}
+          set={(on) => setPref("tableSounds", on)}
+          label={t("settings.tableSounds")}
+        />
       </div>
     </details>
+  );
+}
+
+/** One setting's checkbox with its words. */
+function Toggle(props: { cls: string; on: boolean; set: (on: boolean) => void; label: string }) {
+  return (
+    <label>
+      <input
+        type="checkbox"
+        class={props.cls}
+        checked={props.on}
+        onChange={(e) => props.set((e.target as HTMLInputElement).checked)}
+      />{" "}
+      {props.label}
+    </label>
   );
 }
