@@ -3,8 +3,10 @@ import { initLanguage } from "./i18n";
 import { defaultStorage } from "./net/env";
 import { loadPrefs } from "./state/prefs";
 import { App } from "./ui/App";
+import { startMotionPref } from "./ui/motion";
 import "./ui/styles.css";
 
 initLanguage(defaultStorage(), navigator.languages ?? [navigator.language]);
 loadPrefs(defaultStorage());
+startMotionPref();
 render(<App />, document.getElementById("app")!);

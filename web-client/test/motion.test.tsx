@@ -39,3 +39,24 @@ describe("card movements", () => {
     expect(root().querySelectorAll(".card-ghost").length).toBe(0);
   });
 });
+
+describe("the motion setting", () => {
+  it("the page's data-motion follows the person's setting; a damaged saved value is full", async () => {
+    const { MemoryStorage } = await import("../src/net/env");
+    const { loadPrefs, setPref } = await import("../src/state/prefs");
+    const { startMotionPref } = await import("../src/ui/motion");
+    const storage = new MemoryStorage();
+    storage.setItem("evr.prefs", JSON.stringify({ motion: "sideways" }));
+    loadPrefs(storage);
+    const page = document.createElement("div");
+    const stop = startMotionPref(page);
+    expect(page.dataset.motion).toBe("full");
+    setPref("motion", "off");
+    expect(page.dataset.motion).toBe("off");
+    setPref("motion", "fast");
+    expect(page.dataset.motion).toBe("fast");
+    stop();
+    setPref("motion", "full");
+    expect(page.dataset.motion).toBe("fast");
+  });
+});

@@ -7,6 +7,11 @@
 import { signal } from "@preact/signals-core";
 import type { KeyValueStorage } from "../net/env";
 
+/** How the table moves: full, fast (every movement short), or off (as under the system's reduced
+ *  motion, which turns them off whatever this says). */
+export type Motion = "full" | "fast" | "off";
+const MOTIONS: readonly Motion[] = ["full", "fast", "off"];
+
 export interface Prefs {
   /** the name this device's person goes by: a seat's display name, a spectator's chat name
    *  (empty: not chosen yet) */
@@ -22,6 +27,8 @@ export interface Prefs {
   /** sounds at the table: the opponent's move, the reveal, your turn (tableSounds.ts); off until
    *  switched on */
   tableSounds: boolean;
+  /** the table's movements (motion.ts applies it to the page) */
+  motion: Motion;
   /** the address this device's person last left for a room's reminders (empty: none) */
   email: string;
 }
@@ -33,6 +40,7 @@ const DEFAULTS: Prefs = {
   sound: true,
   notify: false,
   tableSounds: false,
+  motion: "full",
   email: "",
 };
 const KEY = "evr.prefs";
@@ -62,6 +70,7 @@ export function loadPrefs(store: KeyValueStorage): void {
     sound: pick("sound"),
     notify: pick("notify"),
     tableSounds: pick("tableSounds"),
+    motion: MOTIONS.includes(saved.motion as Motion) ? (saved.motion as Motion) : DEFAULTS.motion,
     email: pick("email"),
   };
 }

@@ -3,7 +3,7 @@
 // notification), remembered in this browser (state/prefs.ts).
 import { useEffect, useRef, useState } from "preact/hooks";
 import { t } from "../i18n";
-import { prefs, setPref } from "../state/prefs";
+import { type Motion, prefs, setPref } from "../state/prefs";
 import type { GameStore } from "../state/store";
 import { NameField, nameToSend, useDismiss } from "./widgets";
 
@@ -47,6 +47,16 @@ export function SettingsMenu({ store }: { store: GameStore }) {
         <Toggle cls="pref-sound" on={p.sound} set={(on) => setPref("sound", on)} label={t("settings.sound")} />
         <Toggle cls="pref-notify" on={p.notify} set={(on) => void toggleNotify(on)} label={t("settings.notify")} />
         {blocked && <p class="small error">{t("settings.blocked")}</p>}
+        <label class="pref-motion">
+          {t("settings.motion")}{" "}
+          <select value={p.motion} onChange={(e) => setPref("motion", (e.target as HTMLSelectElement).value as Motion)}>
+            {(["full", "fast", "off"] as const).map((m) => (
+              <option key={m} value={m}>
+                {t(`settings.motion.${m}`)}
+              </option>
+            ))}
+          </select>
+        </label>
         <Toggle
           cls="pref-table-sounds"
           on={p.tableSounds}

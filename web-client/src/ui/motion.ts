@@ -2,8 +2,17 @@
 // the deck or the reserve, swept at the end of a struggle) is removed from the view at once, so it
 // is kept for a moment as a faceless ghost that slides away. The ghost carries no name (it must not
 // show a card to anyone after the view stopped showing it) and no control.
+import { effect } from "@preact/signals-core";
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { Card } from "../net/protocol";
+import { prefs } from "../state/prefs";
+
+/** Keeps the page's `data-motion` (styles.css: full, fast, off) on the person's setting. */
+export function startMotionPref(root: HTMLElement = document.documentElement): () => void {
+  return effect(() => {
+    root.dataset.motion = prefs.value.motion;
+  });
+}
 
 /** How long a ghost stays: the CSS `card-out` animation's length. */
 const LEAVE_MS = 200;
