@@ -5,6 +5,7 @@ import { loadPrefs } from "./state/prefs";
 import { App } from "./ui/App";
 import { startMotionPref } from "./ui/motion";
 import "./ui/styles.css";
+import "./ui/moments.css";
 
 initLanguage(defaultStorage(), navigator.languages ?? [navigator.language]);
 loadPrefs(defaultStorage());

@@ -1,6 +1,6 @@
 // The site's emblem, our own design (no Lucasfilm logo or art): a disc split by a diagonal into the
 // Rebellion's amber and the Empire's steel blue, a six-pointed star on the amber half and a hexagon
-// on the blue one — the two sides' marks beside the players' names (styles.css, `.side-mark`).
+// on the blue one — the two sides' marks beside the players' names (moments.css).
 export function Emblem({ size = 40 }: { size?: number }) {
   return (
     <svg class="emblem" width={size} height={size} viewBox="0 0 40 40" aria-hidden="true" focusable="false">

@@ -77,30 +77,26 @@ export function PendingPanel({ store }: { store: GameStore }) {
     <div class="dialog" role="dialog" aria-modal="false" aria-labelledby="pending-h" ref={ref}>
       <h2 id="pending-h">{t("pending.title", { source: title })}</h2>
       <p>{t(`step.${p.step.step}`)}</p>
-      {pairs && p.seen_cards ? (
+      {p.seen_cards && p.seen_cards.length > 0 && (
         <div class="secret">
           <span class="badge secret-mark">{t("common.onlyYou")}</span> {t("pending.seen")}
-          <PairChoice
-            key={stepKey}
-            seen={p.seen_cards}
-            options={pairs}
-            selected={sel}
-            onSelect={setSel}
-            busy={store.busy.value}
-          />
-        </div>
-      ) : (
-        p.seen_cards &&
-        p.seen_cards.length > 0 && (
-          <div class="secret">
-            <span class="badge secret-mark">{t("common.onlyYou")}</span> {t("pending.seen")}
+          {pairs ? (
+            <PairChoice
+              key={stepKey}
+              seen={p.seen_cards}
+              options={pairs}
+              selected={sel}
+              onSelect={setSel}
+              busy={store.busy.value}
+            />
+          ) : (
             <div class="cards-row">
               {p.seen_cards.map((c) => (
                 <CardFace key={c.owner + c.card} name={c.card} owner={c.owner} compact />
               ))}
             </div>
-          </div>
-        )
+          )}
+        </div>
       )}
       {p.seen_events && p.seen_events.length > 0 && (
         <p class="secret">

@@ -7,7 +7,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import type { Card } from "../net/protocol";
 import { prefs } from "../state/prefs";
 
-/** Keeps the page's `data-motion` (styles.css: full, fast, off) on the person's setting. */
+/** Keeps the page's `data-motion` (moments.css: full, fast, off) on the person's setting. */
 export function startMotionPref(root: HTMLElement = document.documentElement): () => void {
   return effect(() => {
     root.dataset.motion = prefs.value.motion;
