@@ -1149,11 +1149,11 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
      *  sizes, the viewport only: what fits without scrolling), each audited (text clipped or drawn
      *  over text, the desktop's controls on screen); then the page's language and size go back. */
     async function shotEverywhere(P, name, axeScreen = null, axeSizes = [P === A ? AXE_DESKTOP : AXE_PHONE]) {
-      const lang0 = await P.page.$eval("header.topbar select", (s) => s.value);
+      const lang0 = await P.page.$eval("header.topbar .lang select", (s) => s.value);
       const size0 = P.page.viewportSize();
       const sizes = P === A ? DESKTOP_SIZES : [null];
       for (const l of ["en", "zh-Hant", "ja"]) {
-        await P.page.selectOption("header.topbar select", l);
+        await P.page.selectOption("header.topbar .lang select", l);
         await P.page.waitForFunction((l) => document.documentElement.lang === l, l);
         for (const size of sizes) {
           if (size) await P.page.setViewportSize(size);
@@ -1168,7 +1168,7 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
         if (axeScreen) await axeCheck(P.page, axeScreen, axeSizes);
       }
       await P.page.setViewportSize(size0);
-      await P.page.selectOption("header.topbar select", lang0);
+      await P.page.selectOption("header.topbar .lang select", lang0);
       await P.page.waitForFunction((l) => document.documentElement.lang === l, lang0);
     }
 
@@ -1177,7 +1177,7 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
       // <select> opens the platform picker, which a test cannot tap: selectOption sets it.)
       const before = await P.page.textContent("#plan-h");
       assert.equal(before, "Choose strategies");
-      await P.page.selectOption("header.topbar select", "ja");
+      await P.page.selectOption("header.topbar .lang select", "ja");
       await P.page.waitForFunction(() => document.documentElement.lang === "ja");
       assert.equal(await P.page.textContent("#plan-h"), "戦略の選択", "strategy title in Japanese");
       assert.equal(
@@ -1250,7 +1250,7 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
       assert.deepEqual(P.welcomes.at(-1), { role: "seat", faction }, "the link seated the other device in the same seat");
       assert.equal(await page.evaluate(() => location.hash), "", "the secret left the address bar");
       // the player reads in Japanese on the new phone too
-      await page.selectOption("header.topbar select", "ja");
+      await page.selectOption("header.topbar .lang select", "ja");
       await page.waitForFunction(() => document.documentElement.lang === "ja");
       // the link works once
       const again = await ctxS.newPage();
@@ -1267,12 +1267,12 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     async function spectatorLanguages() {
       await S.page.waitForSelector(".table .playarea .card-slot");
       for (const l of ["en", "zh-Hant", "ja"]) {
-        await S.page.selectOption("header.topbar select", l);
+        await S.page.selectOption("header.topbar .lang select", l);
         await S.page.waitForFunction((l) => document.documentElement.lang === l, l);
         await shot(S.page, `06-struggle-spectator-${l}`);
         await axeCheck(S.page, "spectator (struggle)", [AXE_DESKTOP, AXE_PHONE]);
       }
-      await S.page.selectOption("header.topbar select", "en");
+      await S.page.selectOption("header.topbar .lang select", "en");
       await S.page.waitForFunction(() => document.documentElement.lang === "en");
       log("spectator: struggle shown in English, 繁體中文 and 日本語, back to English");
     }
@@ -1677,10 +1677,10 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     await RB.page.tap(".replay-controls button.step-forward");
     await fits(RB.page, replayControlsFit, null, "replay phone");
     await shot(RB.page, "14-replay-seat-ja-phone");
-    await RB.page.selectOption("header.topbar select", "zh-Hant");
+    await RB.page.selectOption("header.topbar .lang select", "zh-Hant");
     await RB.page.waitForFunction(() => document.querySelector(".replay-where")?.textContent?.includes("步"));
     await shot(RB.page, "14-replay-seat-zh-Hant-phone");
-    await RB.page.selectOption("header.topbar select", "ja");
+    await RB.page.selectOption("header.topbar .lang select", "ja");
     log(`replay revealed: everything (${all.steps.length} steps) shows all ${A.chosen.length + B.chosen.length} chosen characters and both decks' order; the imperial's phone shows its own seat in 日本語 and 繁體中文`);
     await axeEverywhere(A.page, "game over", [AXE_DESKTOP]);
     await axeEverywhere(B.page, "game over", [AXE_PHONE]);
@@ -1690,11 +1690,11 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
 
     // language: switch the game-over page to 繁體中文, then back to English
     assert.equal(await B.page.textContent("#over-h"), "ゲーム終了");
-    await B.page.selectOption("header.topbar select", "zh-Hant");
+    await B.page.selectOption("header.topbar .lang select", "zh-Hant");
     await B.page.waitForFunction(() => document.querySelector("#over-h")?.textContent === "遊戲結束");
     assert.ok((await B.page.textContent(".chat-list")).includes("祝好運！"), "the quick phrase reads in 繁體中文 too");
     await shot(B.page, "10-game-over-zh-Hant-phone");
-    await B.page.selectOption("header.topbar select", "en");
+    await B.page.selectOption("header.topbar .lang select", "en");
     await B.page.waitForFunction(() => document.querySelector("#over-h")?.textContent === "Game over");
     log("language: ja → zh-Hant (遊戲結束) → en (Game over) on the game-over page");
 
