@@ -71,15 +71,18 @@ export function Planning({ store }: { store: GameStore }) {
                     </>
                   )}
                 </h3>
-                <p class="muted">
-                  {chooser === null
-                    ? t("strategy.random")
-                    : chooser
-                      ? chooser === me
-                        ? t("strategy.youChoose")
-                        : t("strategy.chosenBy", { side: sideName(chooser) })
-                      : ""}
-                </p>
+                {/* who chooses, unless the viewer does and the next line asks them to */}
+                {!(chooser === me && legal.length > 0) && (
+                  <p class="muted">
+                    {chooser === null
+                      ? t("strategy.random")
+                      : chooser
+                        ? chooser === me
+                          ? t("strategy.youChoose")
+                          : t("strategy.chosenBy", { side: sideName(chooser) })
+                        : ""}
+                  </p>
+                )}
                 <Modifiers p={p} />
                 {legal.length > 0 && (
                   <>
