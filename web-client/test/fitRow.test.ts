@@ -2,7 +2,7 @@
 // row never wraps (a second row pushed Pass below a 1366×768 screen), never scrolls while it can be
 // read, and a few cards are large enough to read.
 import { describe, expect, it } from "vitest";
-import { MAX_SCALE, MIN_SCALE, rowScale } from "../src/ui/fitRow";
+import { MAX_SCALE, MIN_SCALE, rowGap, rowScale } from "../src/ui/fitRow";
 
 const REM = 16;
 /** the row's width at a factor: the slots (112 px, 150 px sideways) and gaps (0.6rem) scaled, the padding (1.2rem) not */
@@ -36,5 +36,19 @@ describe("a play area's row of cards", () => {
 
   it("stops at the smallest readable size", () => {
     expect(rowScale(300, 0, 6, REM)).toBe(MIN_SCALE);
+  });
+
+  it("keeps the usual gap while the cards fit, and past the smallest size has them overlap to the row's width", () => {
+    const s = rowScale(680, 4, 2, REM);
+    expect(rowGap(680, 4, 2, REM, s)).toBe(0.6 * REM * s);
+    // one upright and five sideways cards in a 520 px row: too wide even at the smallest size (the
+    // row scrolled sideways); the gaps give the difference up and the cards overlap a little
+    const width = 520;
+    expect(rowScale(width, 1, 5, REM)).toBe(MIN_SCALE);
+    const gap = rowGap(width, 1, 5, REM, MIN_SCALE);
+    expect(gap).toBeLessThan(0.6 * REM * MIN_SCALE);
+    expect(MIN_SCALE * (112 + 150 * 5) + 5 * gap + 1.2 * REM).toBeLessThanOrEqual(width);
+    // never more than 40% of a card over its neighbour
+    expect(rowGap(200, 6, 0, REM, MIN_SCALE)).toBe(-0.4 * 112 * MIN_SCALE);
   });
 });

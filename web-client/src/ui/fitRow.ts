@@ -13,8 +13,8 @@ const SIDEWAYS_SLOT_PX = 150;
 const GAP_REM = 0.6;
 /** the row's inline padding (0.2rem + 1rem), which does not shrink */
 const PADDING_REM = 1.2;
-/** Below this a card's words are too small to read; a row that would need less scrolls sideways (six
- *  exhausted cards, the most any event allows, need 0.70 in the narrowest desktop area). */
+/** Below this a card's words are too small to read; a row that would need less has its cards overlap a
+ *  little (rowGap), then scrolls sideways. */
 export const MIN_SCALE = 0.6;
 /** The largest: a card 125 × 174 px (153 px tall on a laptop's shorter table), its power in 13 px type;
  *  taller would push a laptop's action bar down (the side's panel beside it is about as tall). */
@@ -31,6 +31,22 @@ export function rowScale(width: number, upright: number, sideways: number, rem: 
   return Math.max(MIN_SCALE, Math.min(MAX_SCALE, Math.floor((room / need) * 1000) / 1000));
 }
 
+/** The most a card may lie over its neighbour, as a share of an upright card's slot. */
+const MAX_OVERLAP = 0.4;
+
+/** The gap between two cards of a row at factor `scale`, in px: the usual one (0.6rem, scaled) while
+ *  the cards fit; below it, then negative, when they fit only at MIN_SCALE — the cards then lie over
+ *  each other a little (as in a hand of cards) rather than make the row scroll; never more than
+ *  MAX_OVERLAP of a card. */
+export function rowGap(width: number, upright: number, sideways: number, rem: number, scale: number): number {
+  const usual = GAP_REM * rem * scale;
+  const cards = upright + sideways;
+  if (cards < 2 || scale > MIN_SCALE) return usual;
+  const room = width - PADDING_REM * rem - scale * (SLOT_PX * upright + SIDEWAYS_SLOT_PX * sideways);
+  const gap = Math.floor((room / (cards - 1)) * 10) / 10;
+  return Math.max(-MAX_OVERLAP * SLOT_PX * scale, Math.min(usual, gap));
+}
+
 /** Keeps `--s` on the row `ref` right for its cards, at every render and whenever its width changes. */
 export function useRowFit(ref: RefObject<HTMLElement | null>, upright: number, sideways: number): void {
   useLayoutEffect(() => {
@@ -40,6 +56,7 @@ export function useRowFit(ref: RefObject<HTMLElement | null>, upright: number, s
       const rem = Number.parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
       const s = rowScale(el.clientWidth, upright, sideways, rem);
       el.style.setProperty("--s", String(s));
+      el.style.setProperty("--gap", `${rowGap(el.clientWidth, upright, sideways, rem, s)}px`);
       // below TIGHT_SCALE a laptop's card has room for two lines of power, not three (its padding
       // and borders do not shrink with it)
       el.toggleAttribute("data-tight", s < TIGHT_SCALE);
