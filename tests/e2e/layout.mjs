@@ -162,9 +162,10 @@ export function foldProblems() {
       return r.width > 0 && r.height > 0;
     });
     for (const c of controls) {
-      // an option of a very long list scrolls in its own list box (.options.many): the box must be on
-      // screen, whole; the option need only be inside it
-      const listBox = c.closest(".options.many");
+      // an option of a long list (or one of IG-88's cards) that scrolls in its own list box: the box
+      // must be on screen, whole; the option need only be inside it
+      const box = c.closest(".option-list, .pair-choice .cards-row");
+      const listBox = box && box.scrollHeight > box.clientHeight + 1 ? box : null;
       const target = listBox ?? (c.matches('input[type="radio"]') ? c.closest("label") ?? c : c);
       const r = target.getBoundingClientRect();
       // a card's buttons in a sideways-scrolling row count when their row starts on screen

@@ -7,7 +7,9 @@
 #   E2E_DEAL_SEED=<n>      the seed of every game's deal (the server's --test-fixed-seed, default
 #                          20261126): a run in CI plays the same deals every time; a failure prints
 #                          both seeds, and other seeds are explored apart (never in CI)
-#   EVR_E2E_ONLY=main|correspondence   run one of the two test files (default: both)
+#   EVR_E2E_ONLY=main|correspondence|layout   run one of the three test files (default: all); the
+#                          layout property test (layout-states.test.mjs) needs no server: it serves
+#                          web-client/dist itself and plays target/release/evr's games into the page
 # The correspondence test (a game over days played from reminder mails) needs the server built with
 # the test-only `test-days` feature (`--day-secs`): target/release/evr-server when it is such a build
 # (scripts/test.sh builds it so), else target/release/evr-server-test-days, which this script builds
@@ -47,7 +49,7 @@ if [ "${EVR_E2E_SKIP_BUILD:-0}" != "1" ]; then
       say "web-client/dist is up to date"
     fi
   )
-  if [ "${EVR_E2E_ONLY:-}" != "main" ]; then
+  if [ "${EVR_E2E_ONLY:-correspondence}" = "correspondence" ]; then
     say "building the server with the test-only feature test-days (for the correspondence test)"
     (cd "$ROOT" && cargo build --release -p evr-server --features evr-server/test-days \
       && cp target/release/evr-server target/release/evr-server-test-days)
@@ -85,13 +87,17 @@ done
 
 cd "$HERE"
 status=0
-if [ "${EVR_E2E_ONLY:-}" != "correspondence" ]; then
+if [ "${EVR_E2E_ONLY:-main}" = "main" ]; then
   say "running the test"
   EVR_BASE_URL="http://127.0.0.1:$PORT" CHROMIUM_PATH="$CHROMIUM_PATH" \
     node --test --test-reporter=spec e2e.test.mjs || status=$?
 fi
 stop_server
-if [ "${EVR_E2E_ONLY:-}" != "main" ]; then
+if [ "${EVR_E2E_ONLY:-layout}" = "layout" ]; then
+  say "running the layout property test (every decision on screen over thousands of engine states)"
+  CHROMIUM_PATH="$CHROMIUM_PATH" node --test --test-reporter=spec layout-states.test.mjs || status=$?
+fi
+if [ "${EVR_E2E_ONLY:-correspondence}" = "correspondence" ]; then
   # starts its own server (the test-days build) and SMTP sink, on a Python with aiosmtpd that the
   # mail tests' scripts/mail/sink.sh finds or makes (a venv from PyPI, else Debian's package)
   say "running the correspondence test"
