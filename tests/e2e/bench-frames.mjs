@@ -19,7 +19,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { serveDist } from "./serve-dist.mjs";
-import { pickStates } from "./states.mjs";
+import { gameMessages, pickStates, room } from "./states.mjs";
 import { fakeSocket } from "./statecheck.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -67,32 +67,6 @@ async function playGame({ messages, pace }) {
   return { latencies: sent.filter((s) => !s.first && painted.has(s.id)).map((s) => painted.get(s.id) - s.t0), missing: sent.filter((s) => !painted.has(s.id)).length, cls };
 }
 
-function messages(game) {
-  const welcome = {
-    type: "welcome",
-    version: 2,
-    you: { role: "seat", faction: "rebel" },
-    room: {
-      code: CODE,
-      options: { side: "random", mode: "full", spectators: "anyone_with_link" },
-      game_number: 1,
-      rematch_requested: [false, false],
-      forfeit_winner: null,
-      forfeit_reason: null,
-      fairness: null,
-      reveal_agreed: [false, false],
-      names: ["Maximiliana", "Bartholomew"],
-    },
-    seq: 1,
-    view: game.view,
-    presence: { seats: [0, 1].map(() => ({ taken: true, connected: true, claim_in_seconds: null })), spectators: 0 },
-    log: game.view.log,
-    missed: null,
-    chat: [],
-  };
-  return [JSON.stringify(welcome), ...game.updates.map((u, k) => JSON.stringify({ type: "update", seq: k + 2, changes: u.changes, events: u.events }))];
-}
-
 const quantile = (xs, q) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor(q * s.length))];
@@ -115,7 +89,7 @@ try {
     const page = await ctx.newPage();
     await page.goto(`http://127.0.0.1:${server.address().port}/r/${CODE}`);
     await page.waitForFunction(() => window.__states?.hello === true);
-    const r = await page.evaluate(playGame, { messages: messages(game), pace: PACE_MS });
+    const r = await page.evaluate(playGame, { messages: gameMessages(game, room(CODE, { side: "random", mode: "full", spectators: "anyone_with_link" }, ["Maximiliana", "Bartholomew"])), pace: PACE_MS });
     await ctx.close();
     all.push(...r.latencies);
     worstCls = Math.max(worstCls, r.cls);

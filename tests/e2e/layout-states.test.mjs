@@ -23,7 +23,7 @@ import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { serveDist } from "./serve-dist.mjs";
-import { pickStates } from "./states.mjs";
+import { gameMessages, pickStates, room } from "./states.mjs";
 import { checkGame, fakeSocket } from "./statecheck.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -69,39 +69,7 @@ function roomFor(i, lang, viewer) {
     options.opponent = { kind: "computer", level: "hard" };
     names[viewer === "imperial" ? 0 : 1] = null;
   }
-  const room = {
-    code: CODE,
-    options,
-    game_number: 1,
-    rematch_requested: [false, false],
-    forfeit_winner: null,
-    forfeit_reason: null,
-    fairness: null,
-    reveal_agreed: [false, false],
-    names,
-  };
-  return { room, clock };
-}
-
-/** One viewer's game as the server sends it (the welcome, then an update per action), in a room
- *  of variant `i` (roomFor). */
-function messages(game, i, lang, version) {
-  const { room, clock } = roomFor(i, lang, game.viewer);
-  room.options.mode = game.view.mode;
-  const welcome = {
-    type: "welcome",
-    version,
-    you: game.viewer === "spectator" ? { role: "spectator" } : { role: "seat", faction: game.viewer },
-    room,
-    seq: 1,
-    view: game.view,
-    presence: { seats: [0, 1].map(() => ({ taken: true, connected: true, claim_in_seconds: null })), spectators: 3 },
-    log: game.view.log,
-    missed: null,
-    chat: [],
-  };
-  if (clock) welcome.clock = clock;
-  return [JSON.stringify(welcome), ...game.updates.map((u, k) => JSON.stringify({ type: "update", seq: k + 2, changes: u.changes, events: u.events }))];
+  return { room: room(CODE, options, names), clock };
 }
 
 let server;
@@ -156,7 +124,9 @@ async function checkSize(lang, size) {
       for (const [i, game] of games.entries()) {
         if (game.viewer !== viewer || !inLanguage(game, lang)) continue;
         const decision = game.views.map((v) => viewer !== "spectator" && v.legal_actions.length > 0);
-        const msgs = messages(game, i, lang, version);
+        const variant = roomFor(i, lang, game.viewer);
+        variant.room.options.mode = game.view.mode;
+        const msgs = gameMessages(game, variant.room, { clock: variant.clock, version, spectators: 3 });
         const found = await page.evaluate(checkGame, { messages: msgs, check: game.check, decision, phone: !!size.phone });
         problems.push(...found.map(([step, p]) => [`${game.key} step ${step}`, p]));
         // the first problem at this size leaves a screenshot of its state

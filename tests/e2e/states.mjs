@@ -72,3 +72,27 @@ export function pickStates({ evr, games, firstSeed, mode = "full", spectatorEver
     return { ...g, check, views: check.map((k) => picked.get(k)) };
   });
 }
+
+/** A friends' room `code` with `options` and the players' `names` (`room` of a welcome). */
+export function room(code, options, names) {
+  return { code, options, game_number: 1, rematch_requested: [false, false], forfeit_winner: null, forfeit_reason: null, fairness: null, reveal_agreed: [false, false], names };
+}
+
+/** One viewer's game (from pickStates) as the server sends it: the welcome in `room` (with `clock`
+ *  when the room has one), then an update per action; each message as its JSON text. */
+export function gameMessages(game, room, { clock, version = 2, spectators = 0 } = {}) {
+  const welcome = {
+    type: "welcome",
+    version,
+    you: game.viewer === "spectator" ? { role: "spectator" } : { role: "seat", faction: game.viewer },
+    room,
+    seq: 1,
+    view: game.view,
+    presence: { seats: [0, 1].map(() => ({ taken: true, connected: true, claim_in_seconds: null })), spectators },
+    log: game.view.log,
+    missed: null,
+    chat: [],
+  };
+  if (clock) welcome.clock = clock;
+  return [JSON.stringify(welcome), ...game.updates.map((u, k) => JSON.stringify({ type: "update", seq: k + 2, changes: u.changes, events: u.events }))];
+}
