@@ -159,7 +159,7 @@ const fullness = (v) => v.rebel.play_area.length + v.imperial.play_area.length;
 
 const LANGS = ["en", "zh-Hant", "ja"];
 // Each game is checked in one of the three languages, by its seed (every language gets a third of
-// the states, each at all six sizes): all of them in all three takes three times as long (~8 min),
+// the states, each at all six sizes): all of them in all three is three times the work,
 // which EVR_LAYOUT_ALL_LANGS=1 does.
 const ALL_LANGS = process.env.EVR_LAYOUT_ALL_LANGS === "1";
 const inLanguage = (game, lang) => ALL_LANGS || LANGS[game.seed % 3] === lang;
