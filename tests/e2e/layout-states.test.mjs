@@ -23,7 +23,7 @@ import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { serveDist } from "./serve-dist.mjs";
-import { gameMessages, pickStates, room } from "./states.mjs";
+import { gameMessages, hasDecision, pickStates, room } from "./states.mjs";
 import { checkGame, fakeSocket } from "./statecheck.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -123,7 +123,7 @@ async function checkSize(lang, size) {
       const version = await page.evaluate(() => window.__states.version);
       for (const [i, game] of games.entries()) {
         if (game.viewer !== viewer || !inLanguage(game, lang)) continue;
-        const decision = game.views.map((v) => viewer !== "spectator" && v.legal_actions.length > 0);
+        const decision = game.views.map(hasDecision);
         const variant = roomFor(i, lang, game.viewer);
         variant.room.options.mode = game.view.mode;
         const msgs = gameMessages(game, variant.room, { clock: variant.clock, version, spectators: 3 });

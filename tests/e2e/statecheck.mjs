@@ -80,11 +80,12 @@ export async function checkGame({ messages, check, decision, phone }) {
     return box && box.scrollHeight > box.clientHeight + 1 ? box : null;
   };
   const targetOf = (c) => listBox(c) ?? (c.matches("input") ? (c.closest("label") ?? c) : c);
-  const covered = (c, target) => {
+  // what is drawn over the middle of `target` (a list box: its middle may be any of its options)
+  const covered = (target) => {
+    if (target.matches(".option-list, .cards-row")) return null;
     const r = target.getBoundingClientRect();
     const W = document.documentElement.clientWidth;
     const hit = document.elementFromPoint(Math.min(Math.max(r.left + r.width / 2, 0), W - 1), Math.min(Math.max(r.top + r.height / 2, 0), innerHeight - 1));
-    if (target.matches(".option-list, .cards-row")) return null;
     return hit && !target.contains(hit) && !hit.contains(target) ? hit : null;
   };
 
@@ -94,20 +95,19 @@ export async function checkGame({ messages, check, decision, phone }) {
     // the steps between two checks go in one go (the client renders once for them)
     while (sent <= check[i]) window.__states.socket.onmessage({ data: messages[sent++] });
     await settled();
-    const s = { key: check[i], decision: decision[i] };
     scrollTo(0, 0);
     for (const el of document.querySelectorAll(".board-side, .board-main > .strip")) el.scrollTop = 0;
-    const add = (p) => problems.push([s.key, p]);
+    const add = (p) => problems.push([check[i], p]);
     const W = document.documentElement.clientWidth;
     const H = innerHeight;
     if (document.documentElement.scrollWidth > W + 1) add(`the page scrolls sideways (${document.documentElement.scrollWidth} > ${W} px)`);
     const mine = controls();
-    if (s.decision && mine.length === 0) add("a decision with no control on the page");
+    if (decision[i] && mine.length === 0) add("a decision with no control on the page");
     for (const c of mine) {
       const target = targetOf(c);
       if (phone) {
         target.scrollIntoView({ block: "nearest" });
-        const hit = covered(c, target);
+        const hit = covered(target);
         if (hit) add(`${describe(c)} is covered by ${describe(hit)} when scrolled to`);
         continue;
       }
@@ -121,7 +121,7 @@ export async function checkGame({ messages, check, decision, phone }) {
         const rb = row.getBoundingClientRect();
         if (r.left < rb.left - 0.5 || r.right > rb.right + 0.5) add(`${describe(c)} is scrolled out of its row`);
       }
-      const hit = covered(c, target);
+      const hit = covered(target);
       if (hit) add(`${describe(c)} is covered by ${describe(hit)}`);
     }
     if (!phone) {

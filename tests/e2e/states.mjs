@@ -5,37 +5,35 @@
 // piles, longest logs. The games come from fixed seeds, so CI checks the same states every run.
 import { execFileSync } from "node:child_process";
 
-/** One state as the client receives it in a `welcome`: who is looking, and the view they hold. */
-// { key, viewer: {seat}|"spectator", view, log }
-
 const viewerName = (v) => (typeof v === "object" && v.seat ? v.seat : "spectator");
 
-/** Every step of one viewer's game (a list of views, the first before any action), with the log so
- *  far on each. Views are shallow copies: `changes` replace whole fields (`null` empties one). */
+/** Every step of one viewer's game (the view at each, the first before any action) and how long its
+ *  log is then. Views are shallow copies: `changes` replace whole fields (`null` empties one); the
+ *  page gets the log from the messages, so the views here carry only the first one's. */
 function* steps(game) {
-  let view = { ...game.view };
-  const log = [...(view.log ?? [])];
-  yield { step: 0, view: { ...view, log: [...log] } };
+  let view = game.view;
+  let logLength = view.log?.length ?? 0;
+  yield { step: 0, view, logLength };
   let step = 0;
   for (const u of game.updates) {
     step++;
     view = { ...view, ...u.changes };
-    log.push(...u.events);
-    yield { step, view: { ...view, log: [...log] } };
+    logLength += u.events.length;
+    yield { step, view, logLength };
   }
 }
 
 /** How much a state asks of the table: the fullest play area, the longest pile, the log. */
-function weight(view) {
+function weight(view, logLength) {
   const sides = [view.rebel, view.imperial];
   return {
     area: Math.max(...sides.map((p) => p.play_area.length)),
     pile: Math.max(...sides.map((p) => p.discard_pile.length + p.reserve_known.length)),
-    log: view.log.length,
+    log: logLength,
   };
 }
 
-/** The player whose decision the view shows its viewer, if any (their seat has legal actions). */
+/** Whether the view holds a decision of its viewer (a seat with legal actions). */
 export const hasDecision = (view) => typeof view.viewer === "object" && view.legal_actions.length > 0;
 
 /**
@@ -58,9 +56,9 @@ export function pickStates({ evr, games, firstSeed, mode = "full", spectatorEver
     const who = viewerName(game.viewer);
     const entry = { key: `${mode} seed ${game.seed} ${who}`, seed: game.seed, viewer: who, view: game.view, updates: game.updates, picked: new Map() };
     played.push(entry);
-    for (const { step, view } of steps(game)) {
+    for (const { step, view, logLength } of steps(game)) {
       if (who !== "spectator" ? hasDecision(view) : step % spectatorEvery === 0) entry.picked.set(step, view);
-      else others.push({ entry, step, view, w: weight(view) });
+      else others.push({ entry, step, view, w: weight(view, logLength) });
     }
   }
   for (const by of ["area", "pile", "log"]) {
