@@ -118,6 +118,8 @@ step vitest "browser client: unit tests" bash -c 'cd web-client && npm test'
 
 if [ "$QUICK" -eq 0 ]; then
   step check "browser client: build (the server embeds web-client/dist)" bash -c 'cd web-client && npm run build'
+  step check "browser client: a page downloads at most 60 KB (Brotli) before its first render, in every language" \
+    node web-client/scripts/budget.mjs
   step check "build (release)" cargo build --release --locked -p evr-server -p evr-loadgen -p evr-cli
   step check "load smoke: 100 concurrent matches against the real server binary (zero errors)" \
     target/release/evr-loadgen --matches 100 --think-min-ms 1 --think-max-ms 10 --deadline-secs 300

@@ -7,6 +7,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     environment: "node",
+    // every language pack loaded before the tests (test/languages.ts)
+    setupFiles: ["test/languages.ts"],
     include: ["engine/**/*.test.ts", "engine/**/*.test.tsx"],
     testTimeout: 300_000,
   },

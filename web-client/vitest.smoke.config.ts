@@ -7,6 +7,8 @@ const env = (globalThis as { process?: { env: Record<string, string | undefined>
 export default defineConfig({
   test: {
     environment: "node",
+    // every language pack loaded before the tests (test/languages.ts)
+    setupFiles: ["test/languages.ts"],
     include: ["smoke/**/*.test.ts", "smoke/**/*.test.tsx"],
     testTimeout: 300_000,
     environmentOptions: { happyDOM: { url: env.EVR_API ?? "http://127.0.0.1:8080" } },

@@ -186,7 +186,8 @@ async function setLang(page, l) {
   const select = page.locator("select[aria-label]").first();
   if ((await select.count()) === 0) return;
   await select.selectOption(l);
-  await page.waitForFunction((l) => document.documentElement.lang === l || document.querySelector("select[aria-label]")?.value === l, l);
+  // the page shows a language once its pack has loaded (web-client/src/i18n/packs.ts), then marks <html lang>
+  await page.waitForFunction((l) => document.documentElement.lang === l, l);
 }
 
 async function shot(page, name) {

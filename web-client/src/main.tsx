@@ -7,7 +7,8 @@ import { startMotionPref } from "./ui/motion";
 import "./ui/styles.css";
 import "./ui/moments.css";
 
-initLanguage(defaultStorage(), navigator.languages ?? [navigator.language]);
 loadPrefs(defaultStorage());
 startMotionPref();
+// the page's texts are in its language's pack, a file of its own (i18n/packs.ts)
+await initLanguage(defaultStorage(), navigator.languages ?? [navigator.language]);
 render(<App />, document.getElementById("app")!);

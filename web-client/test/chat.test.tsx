@@ -65,7 +65,9 @@ describe("chat", () => {
       "Ana (spectator): what a turn",
       "Imperial: Good game!",
     ]);
-    act(() => setLanguage("ja"));
+    act(() => {
+      setLanguage("ja");
+    });
     expect(texts()[3]).toBe("帝国軍：対戦ありがとうございました！");
   });
 

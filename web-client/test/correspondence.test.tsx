@@ -102,7 +102,9 @@ describe("deadlines at the table", () => {
       expect(imperial!.querySelector(".time")?.textContent).toBe("3 h 10 min left");
       expect(imperial!.className).toContain("low");
       // in 日本語
-      act(() => setLanguage("ja"));
+      act(() => {
+        setLanguage("ja");
+      });
       expect(root().querySelector(".deadlines .clock.running .time")?.textContent).toBe("残り3時間10分");
     } finally {
       vi.useRealTimers();

@@ -18,9 +18,9 @@ import {
   eventName,
   initLanguage,
   LANGS,
+  type Lang,
   lang,
   logLine,
-  MESSAGES,
   powerText,
   setLanguage,
   strategyName,
@@ -29,7 +29,8 @@ import {
 } from "../src/i18n";
 import { en } from "../src/i18n/en";
 import { errorText } from "../src/i18n/errors";
-import { RULES_SUMMARY } from "../src/i18n/rules";
+import { packOf } from "../src/i18n/packs";
+import { rulesIn } from "../src/i18n/rules";
 import { MemoryStorage } from "../src/net/env";
 import type { LogEntry } from "../src/net/protocol";
 
@@ -41,7 +42,7 @@ describe("i18n", () => {
         .sort()
         .join(",");
     for (const { id } of LANGS) {
-      const m = MESSAGES[id];
+      const m = packOf(id).messages;
       expect(Object.keys(m).sort()).toEqual(Object.keys(en).sort());
       for (const [k, v] of Object.entries(m)) {
         expect(v.length, `${id} ${k}`).toBeGreaterThan(0);
@@ -58,12 +59,12 @@ describe("i18n", () => {
     expect(detectLanguage(["de"])).toBe("en");
   });
 
-  it("remembers the chosen language", () => {
+  it("remembers the chosen language", async () => {
     const s = new MemoryStorage();
-    expect(initLanguage(s, ["ja"])).toBe("ja");
-    setLanguage("zh-Hant");
+    expect(await initLanguage(s, ["ja"])).toBe("ja");
+    await setLanguage("zh-Hant");
     expect(s.getItem("evr.lang")).toBe("zh-Hant");
-    expect(initLanguage(s, ["en"])).toBe("zh-Hant");
+    expect(await initLanguage(s, ["en"])).toBe("zh-Hant");
   });
 
   it("uses the glossary terms and names", () => {
@@ -105,10 +106,10 @@ describe("i18n", () => {
   });
 
   it("has the same rules summary in every language", () => {
-    const shape = (l: keyof typeof RULES_SUMMARY) => RULES_SUMMARY[l].map((sec) => sec.points.length);
+    const shape = (l: Lang) => rulesIn(l).map((sec) => sec.points.length);
     for (const l of ["zh-Hant", "ja"] as const) {
       expect(shape(l)).toEqual(shape("en"));
-      for (const sec of RULES_SUMMARY[l]) for (const p of sec.points) expect(p, p).not.toMatch(/[A-Za-z]{3,}/);
+      for (const sec of rulesIn(l)) for (const p of sec.points) expect(p, p).not.toMatch(/[A-Za-z]{3,}/);
     }
   });
 

@@ -1,6 +1,6 @@
 import { encode } from "uqr";
 import { describe, expect, it } from "vitest";
-import { qrModules } from "../src/ui/QrCode";
+import { qrModules } from "../src/ui/qr";
 
 describe("QR code of a link", () => {
   it("has the encoder's modules inside a quiet zone", () => {

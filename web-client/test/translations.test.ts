@@ -15,12 +15,13 @@
 import { describe, expect, it } from "vitest";
 import { ERROR_CODES } from "../../proto/ts/errorCodes";
 import { CARDS, EVENTS, IMPERIAL_CHARACTERS, type PowerKey, REBEL_CHARACTERS, STRATEGIES } from "../src/data/cards";
-import { LANGS, logLine, MESSAGES, setLanguage } from "../src/i18n";
+import { LANGS, logLine, setLanguage } from "../src/i18n";
 import { en, type MessageKey } from "../src/i18n/en";
 import { errorText } from "../src/i18n/errors";
 import { cardIn, eventIn, strategyIn } from "../src/i18n/names";
+import { packOf } from "../src/i18n/packs";
 import { effectIn, powerIn, strategyTextIn } from "../src/i18n/powers";
-import { RULES_SUMMARY } from "../src/i18n/rules";
+import { rulesIn } from "../src/i18n/rules";
 import type { EventEffect, LogEntry } from "../src/net/protocol";
 import {
   carriesNumber,
@@ -84,7 +85,7 @@ function logEntry(key: string, e: LogEntry): Entry {
 /** Every string of the client, in the three languages. */
 function allStrings(): Entry[] {
   const out: Entry[] = [];
-  for (const k of Object.keys(en) as MessageKey[]) out.push(entry(`msg:${k}`, (l) => MESSAGES[l][k]));
+  for (const k of Object.keys(en) as MessageKey[]) out.push(entry(`msg:${k}`, (l) => packOf(l).messages[k]));
   const powers: PowerKey[] = [
     ...REBEL_CHARACTERS,
     ...IMPERIAL_CHARACTERS,
@@ -96,10 +97,10 @@ function allStrings(): Entry[] {
   for (const p of powers) out.push(entry(`power:${p}`, (l) => powerIn(l, p)));
   for (const s of STRATEGIES) out.push(entry(`strategy:${s}`, (l) => strategyTextIn(l, s)));
   for (const e of Object.keys(EFFECTS) as EventEffect[]) out.push(entry(`effect:${e}`, (l) => effectIn(l, e)));
-  RULES_SUMMARY.en.forEach((section, i) => {
-    out.push(entry(`rules:${i + 1}.title`, (l) => RULES_SUMMARY[l][i]!.title));
+  rulesIn("en").forEach((section, i) => {
+    out.push(entry(`rules:${i + 1}.title`, (l) => rulesIn(l)[i]!.title));
     for (const j of section.points.keys()) {
-      out.push(entry(`rules:${i + 1}.${j + 1}`, (l) => RULES_SUMMARY[l][i]!.points[j]!));
+      out.push(entry(`rules:${i + 1}.${j + 1}`, (l) => rulesIn(l)[i]!.points[j]!));
     }
   });
   for (const code of [...Object.keys(ERROR_CODES), "network", "bad_response"]) {
@@ -263,16 +264,16 @@ describe("translations keep the rules", () => {
   it("buttons say what to do: in 日本語 a verb, not a noun (「カードをプレイする」, not 「カードのプレイ」)", () => {
     // a verb's plain form, or its negative (「プレイしない」); a bracketed note after it aside
     const verb = /(?:[うくぐすつぬぶむる]|ない)$/;
-    const nouns = BUTTONS.filter((k) => !verb.test(MESSAGES.ja[k].replace(/（[^）]*）$/, ""))).map(
-      (k) => `${k}: 「${MESSAGES.ja[k]}」`,
+    const nouns = BUTTONS.filter((k) => !verb.test(packOf("ja").messages[k].replace(/（[^）]*）$/, ""))).map(
+      (k) => `${k}: 「${packOf("ja").messages[k]}」`,
     );
     expect(nouns).toEqual([]);
   });
 
   it("names the game as the rulebooks do", () => {
-    expect(MESSAGES["zh-Hant"]["app.gameName"]).toBe("帝國軍vs反抗軍");
-    expect(MESSAGES.ja["app.gameName"]).toBe("帝国軍 vs. 反乱軍");
-    expect(MESSAGES["zh-Hant"]["landing.intro1"]).toContain("《帝國軍vs反抗軍》");
+    expect(packOf("zh-Hant").messages["app.gameName"]).toBe("帝國軍vs反抗軍");
+    expect(packOf("ja").messages["app.gameName"]).toBe("帝国軍 vs. 反乱軍");
+    expect(packOf("zh-Hant").messages["landing.intro1"]).toContain("《帝國軍vs反抗軍》");
     const versusTwice = STRINGS.filter((s) => s["zh-Hant"].includes("對vs")).map((s) => s.key);
     expect(versusTwice).toEqual([]);
     expect(GLOSSARY.find((t) => t.name === "Empire vs. Rebellion")?.["zh-Hant"]).toEqual(["帝國軍vs反抗軍"]);

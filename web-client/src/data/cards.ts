@@ -10,7 +10,7 @@ export type CardKind = BasicKind | "character";
 /** The 16 basic cards, "Military 2" … "The Force 5". */
 type BasicCard = Extract<Card, `${"Military" | "Diplomacy" | "Recon" | "The Force"} ${number}`>;
 /** The 16 characters: every card that is not a basic card. A new one fails `typecheck` until it has
- *  names (i18n/names.ts) and a power text (i18n/powers.ts). */
+ *  names and a power text in every language pack (i18n/packs/). */
 export type Character = Exclude<Card, BasicCard>;
 /** What a power text is keyed by: the kind of a basic card, the name of a character. */
 export type PowerKey = BasicKind | Character;

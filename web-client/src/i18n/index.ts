@@ -3,19 +3,16 @@ import { computed, signal } from "@preact/signals-core";
 import type { PowerKey } from "../data/cards";
 import type { KeyValueStorage } from "../net/env";
 import type { Card, EventCard, EventEffect, Faction, LogEntry, Modifier, Strategy } from "../net/protocol";
-import { en, type MessageKey, type Messages } from "./en";
+import type { MessageKey } from "./en";
 import { errorText } from "./errors";
-import { ja } from "./ja";
 import { LANGS, type Lang } from "./langs";
 import { describeLog } from "./log";
 import { cardIn, eventIn, strategyIn } from "./names";
+import { isLoaded, loadPack, packOf } from "./packs";
 import { effectIn, powerIn, strategyTextIn } from "./powers";
-import { zhHant } from "./zhHant";
 
 export type { Lang, MessageKey };
 export { LANGS };
-
-export const MESSAGES: { readonly [L in Lang]: Messages } = { en, "zh-Hant": zhHant, ja };
 
 const STORAGE_KEY = "evr.lang";
 
@@ -34,21 +31,37 @@ function isLang(x: string | null): x is Lang {
   return LANGS.some((l) => l.id === x);
 }
 
+/** The language the page shows; only ever one whose pack is loaded (packs.ts). */
 export const lang = signal<Lang>("en");
 
 let storage: KeyValueStorage | null = null;
 
-/** Initial language: remembered choice, else the browser's. */
-export function initLanguage(store: KeyValueStorage, prefs: readonly string[]): Lang {
+/** Initial language: remembered choice, else the browser's; its pack loaded (English when that
+ *  language's file cannot be fetched). Resolves before the first render (main.tsx). */
+export async function initLanguage(store: KeyValueStorage, prefs: readonly string[]): Promise<Lang> {
   storage = store;
   const saved = store.getItem(STORAGE_KEY);
-  lang.value = isLang(saved) ? saved : detectLanguage(prefs);
-  return lang.value;
+  const wanted = isLang(saved) ? saved : detectLanguage(prefs);
+  const l = await loadPack(wanted).then(
+    () => wanted,
+    () => loadPack("en").then(() => "en" as const),
+  );
+  lang.value = l;
+  return l;
 }
 
-export function setLanguage(l: Lang): void {
-  lang.value = l;
-  storage?.setItem(STORAGE_KEY, l);
+/** Shows `l` (at once when its pack is loaded, else once it is) and remembers the choice. When its
+ *  file cannot be fetched (offline) the page stays in its language. */
+export function setLanguage(l: Lang): Promise<void> {
+  const show = () => {
+    lang.value = l;
+    storage?.setItem(STORAGE_KEY, l);
+  };
+  if (isLoaded(l)) {
+    show();
+    return Promise.resolve();
+  }
+  return loadPack(l).then(show, () => undefined);
 }
 
 function format(template: string, params?: Record<string, string | number>): string {
@@ -57,7 +70,7 @@ function format(template: string, params?: Record<string, string | number>): str
 }
 
 export function translate(l: Lang, key: MessageKey, params?: Record<string, string | number>): string {
-  return format(MESSAGES[l][key] ?? en[key], params);
+  return format(packOf(l).messages[key], params);
 }
 
 /** Translate in the current language (reads the signal, so components re-render on a switch). */

@@ -1,24 +1,21 @@
-import { encode } from "uqr";
+import { onDemand } from "./onDemand";
 
-/** Module rows of a QR code for `text`, with the quiet zone scanners need around it. */
-export function qrModules(text: string): { size: number; dark: [number, number][] } {
-  const qr = encode(text, { border: 2, ecc: "M" });
-  const dark: [number, number][] = [];
-  for (const [y, row] of qr.data.entries()) {
-    for (const [x, on] of row.entries()) if (on) dark.push([x, y]);
-  }
-  return { size: qr.size, dark };
-}
+/** The encoder (qr.ts), a file of its own: only the lobby and the move-a-seat panel show QR codes. */
+const encoder = onDemand(() => import("./qr").then((m) => m.qrModules));
 
-/** A QR code as an SVG image (dark modules on a light square, as phone cameras expect). */
+/** A QR code as an SVG image (dark modules on a light square, as phone cameras expect). Until its
+ *  encoder has loaded it is the light square alone, at its final size, so nothing moves when the
+ *  code appears. */
 export function QrCode({ text, label, px = 168 }: { text: string; label: string; px?: number }) {
-  const { size, dark } = qrModules(text);
+  const modules = encoder();
+  const { size, dark } = modules ? modules(text) : { size: 1, dark: [] };
   const path = dark.map(([x, y]) => `M${x} ${y}h1v1h-1z`).join("");
   return (
     <svg
       class="qr"
       role="img"
       aria-label={label}
+      aria-busy={modules ? undefined : "true"}
       width={px}
       height={px}
       viewBox={`0 0 ${size} ${size}`}

@@ -1,6 +1,6 @@
 import { EVENT_INFO, IMPERIAL_CHARACTERS, REBEL_CHARACTERS, STRATEGIES } from "../data/cards";
 import { cardName, effectText, eventName, lang, powerText, sideName, strategyName, strategyText, t } from "../i18n";
-import { RULES_SUMMARY } from "../i18n/rules";
+import { rulesIn } from "../i18n/rules";
 
 /** A drawer with a summary of the rules, every card's power, the strategies and the events (our
  *  paraphrases). */
@@ -10,7 +10,7 @@ export function Reference() {
     <details class="log reference" id="reference">
       <summary>{t("ref.title")}</summary>
       <h3>{t("ref.rules")}</h3>
-      {RULES_SUMMARY[lang.value].map((sec) => (
+      {rulesIn(lang.value).map((sec) => (
         <section key={sec.title} class="ref-rules">
           <h4>{sec.title}</h4>
           <ul>
