@@ -145,10 +145,12 @@ export function textAudit() {
 }
 
 /** In page: the controls of the current decision that are off screen with the page scrolled to the
- *  top, or covered by another element. The page's scroll positions are restored afterwards. */
+ *  top, or covered by another element. The page's scroll position is restored afterwards. (The table's
+ *  side column stays where the page put it: a decision arriving there is scrolled into the column's
+ *  view, under the event and the totals.) */
 export function foldProblems() {
   const describe = window.__audit?.describe ?? ((el) => el.tagName);
-  const scrollers = [document.scrollingElement, ...document.querySelectorAll(".board-side")].filter(Boolean).map((el) => [el, el.scrollTop, el.scrollLeft]);
+  const scrollers = [document.scrollingElement].filter(Boolean).map((el) => [el, el.scrollTop, el.scrollLeft]);
   for (const [el] of scrollers) el.scrollTop = 0;
   const problems = [];
   try {

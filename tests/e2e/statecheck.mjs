@@ -95,8 +95,10 @@ export async function checkGame({ messages, check, decision, phone }) {
     // the steps between two checks go in one go (the client renders once for them)
     while (sent <= check[i]) window.__states.socket.onmessage({ data: messages[sent++] });
     await settled();
+    // the page at its top, the sides' panels too; the table's side column stays where the page put it
+    // (a decision arriving there is scrolled into the column's view, under the event and the totals)
     scrollTo(0, 0);
-    for (const el of document.querySelectorAll(".board-side, .board-main > .strip")) el.scrollTop = 0;
+    for (const el of document.querySelectorAll(".board-main > .strip")) el.scrollTop = 0;
     const add = (p) => problems.push([check[i], p]);
     const W = document.documentElement.clientWidth;
     const H = innerHeight;

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useLayoutEffect, useRef } from "preact/hooks";
 import { eventsIn } from "../data/cards";
 import { cardName, colon, eventName, sideName, strategyName, strategyText, t } from "../i18n";
 import type { CardRef, Choice, PendingView } from "../net/protocol";
@@ -56,6 +56,12 @@ export function PendingPanel({ store }: { store: GameStore }) {
   const ref = useRef<HTMLDivElement>(null);
   const stepKey = p ? JSON.stringify(p.step) + JSON.stringify(p.source) + store.seq.value : "";
 
+  // On a desktop the dialog sits under the event and the totals in the table's side column, which
+  // scrolls: a new choice is scrolled into the column's view, whole, before the frame that shows it.
+  useLayoutEffect(() => {
+    const desktop = typeof matchMedia === "function" && matchMedia("(min-width: 901px)").matches;
+    if (options.length > 0 && desktop) ref.current?.scrollIntoView?.({ block: "nearest" });
+  }, [stepKey]);
   useEffect(() => {
     setSel(null);
     if (options.length > 0) ref.current?.querySelector<HTMLElement>("input, .pair-btn")?.focus();

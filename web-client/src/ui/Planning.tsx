@@ -55,7 +55,10 @@ export function Planning({ store }: { store: GameStore }) {
         <ScoreStrip view={view} me={me} />
         <section class="panel" aria-labelledby="plan-h">
           <h2 id="plan-h">{t("strategy.title")}</h2>
-          {FACTIONS.map((f, i) => {
+          {/* as at the table, the opponent above and you below: your block, which changes most (the
+              strategies give way to what is used once you chose), moves nothing under it */}
+          {[otherFaction(store.bottom.value), store.bottom.value].map((f) => {
+            const i = f === "rebel" ? 0 : 1;
             const p = playerOf(view, f);
             const chooser = view.planning?.chooser[i];
             const legal = choices[f];

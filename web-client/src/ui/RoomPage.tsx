@@ -133,6 +133,8 @@ function Room({ code, store }: { code: string; store: GameStore }) {
   const failure = store.failure.value;
 
   let body: ComponentChildren;
+  // planning and the table lay out two columns (the whole width of the page)
+  let board = false;
   if (failure) {
     body = (
       <div class="panel" role="alert">
@@ -160,12 +162,19 @@ function Room({ code, store }: { code: string; store: GameStore }) {
     if (!bothSeated) body = <Lobby code={code} store={store} />;
     else if (view.phase === "game_over" || store.forfeited.value) body = <GameOver store={store} />;
     else if (view.phase === "character_choice") body = <CharacterChoice store={store} />;
-    else if (view.phase === "planning") body = <Planning store={store} />;
-    else body = <Table store={store} />;
+    else {
+      board = true;
+      body = view.phase === "planning" ? <Planning store={store} /> : <Table store={store} />;
+    }
   }
-  // the table and planning lay out two columns and use a wide screen
-  const wide =
-    !!view && !failure && (view.phase === "planning" || view.phase === "struggle" || view.phase === "dominance");
+  // The room's page is wide from its first to its last screen: the table and planning lay out two
+  // columns, every other screen (connecting, the lobby, the character choice, the game over) keeps a
+  // narrower column in it. (The page changing width as a game started and ended moved the chat, the
+  // log and everything else under the player: layout shift.)
+  // (the character choice fills the screen on a desktop, as planning and the table do: the chat
+  // under it stays where it will be for the whole game)
+  const filled = !board && !failure && !store.forfeited.value && view?.phase === "character_choice";
+  if (!board) body = <div class={`narrow-body${filled ? " filled" : ""}`}>{body}</div>;
   const opp = me ? otherFaction(me) : null;
   const oppSeat = store.opponentSeat.value;
   // A new phase or round starts at the top of its screen (a phone would otherwise stay mid-page,
@@ -199,7 +208,7 @@ function Room({ code, store }: { code: string; store: GameStore }) {
   return (
     <div class={`room ${me ?? "spectator"}`}>
       <Header code={code} store={store} />
-      <main class={`page${wide ? " wide" : ""}`}>
+      <main class="page wide">
         {opp && oppSeat?.taken && !oppSeat.connected && !over && !days && (
           <AwayNotice
             side={playerName(opp, store.names.value)}

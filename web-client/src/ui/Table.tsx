@@ -36,10 +36,13 @@ export function Table({ store }: { store: GameStore }) {
       </div>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region with nothing focusable in it must take the keyboard's focus to scroll (axe: scrollable-region-focusable) */}
       <aside class="board-side" aria-label={t("event.title")} tabIndex={0}>
-        <Coach view={view} store={store} />
-        <PendingPanel store={store} />
+        {/* the event and the totals first: a choice opening and closing below them moves neither
+            (layout shift); PendingPanel brings its dialog into the column's view; the round's result
+            last, so that a choice stays near the top while it is open */}
         <EventCard view={view} />
         <Totals view={view} />
+        <Coach view={view} store={store} />
+        <PendingPanel store={store} />
         {current && <RoundSummary outcome={current} tutorial={view.mode === "tutorial"} />}
       </aside>
     </div>
@@ -98,13 +101,16 @@ function PlayerStrip({ view, f, store }: { view: View; f: Faction; store: GameSt
           <PlayerName f={f} names={store.names.value} />
           {mine && <span class="muted">{t("common.youMark")}</span>}
         </h2>
-        {acting && (
-          <span class="turn-chip">
-            <span aria-hidden="true">▶ </span>
-            {mine ? t("table.yourTurn") : t("table.theirTurn", { side: playerName(f, store.names.value) })}
-          </span>
-        )}
-        {passed && <span class="pass-chip">{t("table.passed")}</span>}
+        {/* a line of its own, kept on a desktop when empty: a chip coming and going moves nothing */}
+        <p class="strip-status">
+          {acting && (
+            <span class="turn-chip">
+              <span aria-hidden="true">▶ </span>
+              {mine ? t("table.yourTurn") : t("table.theirTurn", { side: playerName(f, store.names.value) })}
+            </span>
+          )}
+          {passed && <span class="pass-chip">{t("table.passed")}</span>}
+        </p>
         <Counts p={p} tutorial={view.mode === "tutorial"} shuffles={shuffles} />
       </div>
       {view.mode !== "tutorial" && (
