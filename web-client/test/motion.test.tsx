@@ -4,7 +4,9 @@
 import { render } from "preact";
 import { act } from "preact/test-utils";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { setPref } from "../src/state/prefs";
 import { GameStore } from "../src/state/store";
+import { useCountTo } from "../src/ui/motion";
 import { Table } from "../src/ui/Table";
 import { mountPoint } from "./dom";
 import { makeView, welcome } from "./fakes";
@@ -58,5 +60,41 @@ describe("the motion setting", () => {
     stop();
     setPref("motion", "full");
     expect(page.dataset.motion).toBe("fast");
+  });
+});
+
+describe("a total counting to its new value", () => {
+  function Shown({ v }: { v: number }) {
+    return <span>{useCountTo(v)}</span>;
+  }
+  const shown = () => Number(root().textContent);
+
+  it("counts up frame by frame, never outside the old and the new value, and ends on the new one", () => {
+    vi.useFakeTimers({
+      toFake: ["setTimeout", "clearTimeout", "requestAnimationFrame", "cancelAnimationFrame", "performance"],
+    });
+    setPref("motion", "full");
+    act(() => render(<Shown v={8} />, root()));
+    expect(shown()).toBe(8);
+    act(() => render(<Shown v={15} />, root()));
+    const seen = [shown()];
+    for (let i = 0; i < 40; i++) {
+      act(() => {
+        vi.advanceTimersByTime(16);
+      });
+      seen.push(shown());
+    }
+    expect(seen[0]).toBe(8);
+    expect(seen.some((n) => n > 8 && n < 15)).toBe(true);
+    for (const [i, n] of seen.entries()) if (i > 0) expect(n).toBeGreaterThanOrEqual(seen[i - 1]!);
+    expect(seen.at(-1)).toBe(15);
+  });
+
+  it("shows a new value at once with motion off", () => {
+    setPref("motion", "off");
+    act(() => render(<Shown v={8} />, root()));
+    act(() => render(<Shown v={15} />, root()));
+    expect(shown()).toBe(15);
+    setPref("motion", "full");
   });
 });

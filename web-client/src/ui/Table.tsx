@@ -9,7 +9,7 @@ import { Coach } from "./Coach";
 import { Counts } from "./Counts";
 import { EventCard, RoundSummary } from "./Event";
 import { useRowFit } from "./fitRow";
-import { useLeavingCards } from "./motion";
+import { useCountTo, useLeavingCards } from "./motion";
 import { PendingPanel } from "./PendingPanel";
 import { slotText } from "./Planning";
 import { pendingSelection } from "./selection";
@@ -55,24 +55,31 @@ function Totals({ view }: { view: View }) {
   const scale = Math.max(obj + 6, view.rebel.total, view.imperial.total);
   return (
     <section class="totals" aria-label={t("table.total")}>
-      {(["imperial", "rebel"] as const).map((f) => {
-        const s = meterTotal(view, f)!;
-        return (
-          <div key={f} class={`meter ${f}${s.bust ? " bust" : ""}`}>
-            <span class="who">{sideName(f)}</span>
-            <span class="bar" aria-hidden="true">
-              <span class="fill" style={{ width: `${(Math.min(s.total, scale) / scale) * 100}%` }} />
-              <span class="goal" style={{ left: `${(obj / scale) * 100}%` }} />
-            </span>
-            <span class="num">
-              {t("table.totalOf", { total: s.total, objective: obj })}
-              {s.directAssault && <> ({t("dominance.directAssault")})</>}
-              {s.bust && <strong class="bust"> {t("table.bust")}</strong>}
-            </span>
-          </div>
-        );
-      })}
+      {(["imperial", "rebel"] as const).map((f) => (
+        <Meter key={f} f={f} s={meterTotal(view, f)!} objective={obj} scale={scale} />
+      ))}
     </section>
+  );
+}
+
+/** A side's total against the objective; the number counts to a new total (useCountTo), the bar
+ *  slides there (moments.css), a bust is marked at once. */
+function Meter(props: { f: Faction; s: NonNullable<ReturnType<typeof meterTotal>>; objective: number; scale: number }) {
+  const { f, s, objective, scale } = props;
+  const total = useCountTo(s.total);
+  return (
+    <div class={`meter ${f}${s.bust ? " bust" : ""}`}>
+      <span class="who">{sideName(f)}</span>
+      <span class="bar" aria-hidden="true">
+        <span class="fill" style={{ width: `${(Math.min(s.total, scale) / scale) * 100}%` }} />
+        <span class="goal" style={{ left: `${(objective / scale) * 100}%` }} />
+      </span>
+      <span class="num">
+        {t("table.totalOf", { total, objective })}
+        {s.directAssault && <> ({t("dominance.directAssault")})</>}
+        {s.bust && <strong class="bust"> {t("table.bust")}</strong>}
+      </span>
+    </div>
   );
 }
 
