@@ -169,10 +169,9 @@ function Room({ code, store }: { code: string; store: GameStore }) {
   }
   // The room's page is wide from its first to its last screen: the table and planning lay out two
   // columns, every other screen (connecting, the lobby, the character choice, the game over) keeps a
-  // narrower column in it. (The page changing width as a game started and ended moved the chat, the
-  // log and everything else under the player: layout shift.)
-  // (the character choice fills the screen on a desktop, as planning and the table do: the chat
-  // under it stays where it will be for the whole game)
+  // narrower column in it (the page changing width as a game started and ended moved the chat, the
+  // log and everything else under the player: layout shift). On a desktop the character choice fills
+  // the screen, as planning and the table do, so the chat under it stays where it will be all game.
   const filled = !board && !failure && !store.forfeited.value && view?.phase === "character_choice";
   if (!board) body = <div class={`narrow-body${filled ? " filled" : ""}`}>{body}</div>;
   const opp = me ? otherFaction(me) : null;
