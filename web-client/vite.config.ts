@@ -20,5 +20,9 @@ export default defineConfig({
     },
   },
   build: { target: "es2022", sourcemap: true },
-  test: { environment: "node", setupFiles: ["test/languages.ts"], include: ["test/**/*.test.ts", "test/**/*.test.tsx"] },
+  test: {
+    environment: "node",
+    setupFiles: ["test/languages.ts"],
+    include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
+  },
 });
