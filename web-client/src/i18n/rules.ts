@@ -4,6 +4,4 @@ import type { Lang } from "./langs";
 import type { RulesSection } from "./pack";
 import { packOf } from "./packs";
 
-export type { RulesSection };
-
 export const rulesIn = (lang: Lang): readonly RulesSection[] => packOf(lang).rules;
