@@ -27,6 +27,8 @@ done
 
 PASSED=0
 FAILED=0
+# each step's time, listed at the end (the suite must stay well inside CI's limit)
+TIMES=()
 LOG="$(mktemp "${TMPDIR:-/tmp}/evr-test.XXXXXX")"
 SERVICES_DIR="$(mktemp -d "${TMPDIR:-/tmp}/evr-services.XXXXXX")"
 # PostgreSQL runs as another user when this runs as root: it must reach its directory inside
@@ -49,6 +51,7 @@ step() {
   local kind="$1" name="$2"
   shift 2
   echo "== $name"
+  local started=$SECONDS
   "$@" 2>&1 | tee "$LOG"
   local status=${PIPESTATUS[0]}
   local passed=0 failed=0
@@ -75,7 +78,9 @@ step() {
   fi
   PASSED=$((PASSED + passed))
   FAILED=$((FAILED + failed))
-  if [ "$status" -eq 0 ]; then echo "-- $name: ok"; else echo "-- $name: FAILED (exit $status)"; fi
+  local took=$((SECONDS - started))
+  TIMES+=("$(printf '%5d s  %s' "$took" "$name")")
+  if [ "$status" -eq 0 ]; then echo "-- $name: ok ($took s)"; else echo "-- $name: FAILED (exit $status, $took s)"; fi
 }
 
 # The engine's testing accessors live in the evr-rules-testkit build of the engine; no server
@@ -198,6 +203,9 @@ step cargo "reminders by email: confirmation, reminders, unsubscribe, limits, pu
 step cargo "cluster: three nodes on PostgreSQL behind HAProxy, nodes killed with SIGKILL, a cut-off node fenced, TLS to PostgreSQL, a pg_dump restored, a rolling restart, correspondence deadlines through kills" \
   cargo test --workspace --release --locked "${TEST_DAYS[@]}" --test cluster -- --ignored
 
+echo
+echo "time per step (whole run: $SECONDS s):"
+printf '%s\n' "${TIMES[@]}"
 echo
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]
