@@ -97,10 +97,10 @@ function allStrings(): Entry[] {
   for (const p of powers) out.push(entry(`power:${p}`, (l) => powerIn(l, p)));
   for (const s of STRATEGIES) out.push(entry(`strategy:${s}`, (l) => strategyTextIn(l, s)));
   for (const e of Object.keys(EFFECTS) as EventEffect[]) out.push(entry(`effect:${e}`, (l) => effectIn(l, e)));
-  rulesIn("en").forEach((section, i) => {
-    out.push(entry(`rules:${i + 1}.title`, (l) => rulesIn(l)[i]!.title));
+  rulesIn("en")!.forEach((section, i) => {
+    out.push(entry(`rules:${i + 1}.title`, (l) => rulesIn(l)![i]!.title));
     for (const j of section.points.keys()) {
-      out.push(entry(`rules:${i + 1}.${j + 1}`, (l) => rulesIn(l)[i]!.points[j]!));
+      out.push(entry(`rules:${i + 1}.${j + 1}`, (l) => rulesIn(l)![i]!.points[j]!));
     }
   });
   for (const code of [...Object.keys(ERROR_CODES), "network", "bad_response"]) {

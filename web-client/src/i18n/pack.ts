@@ -38,8 +38,6 @@ export interface Pack {
   readonly effects: { readonly [E in EventEffect]: string };
   /** every code of the protocol and the client's own (`LocalErrorCode`, net/protocol.ts) */
   readonly errors: { readonly [C in ClientErrorCode]: string };
-  /** the reference panel's summary of the rules (docs/spec/rules.md R-2 to R-5, R-7) */
-  readonly rules: readonly RulesSection[];
   /** plain sentences for log entries (ACTIONS.md "Log entries") */
   readonly log: Fmt;
 }

@@ -1,25 +1,19 @@
+import { useState } from "preact/hooks";
 import { EVENT_INFO, IMPERIAL_CHARACTERS, REBEL_CHARACTERS, STRATEGIES } from "../data/cards";
 import { cardName, effectText, eventName, lang, powerText, sideName, strategyName, strategyText, t } from "../i18n";
-import { rulesIn } from "../i18n/rules";
+import { loadRules, rulesIn } from "../i18n/rules";
 
 /** A drawer with a summary of the rules, every card's power, the strategies and the events (our
  *  paraphrases). */
 export function Reference() {
   const basics = ["military", "diplomacy", "recon", "the_force"] as const;
+  // the summary is fetched when the drawer is first opened (i18n/rules.ts)
+  const [open, setOpen] = useState(false);
   return (
-    <details class="log reference" id="reference">
+    <details class="log reference" id="reference" onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>{t("ref.title")}</summary>
       <h3>{t("ref.rules")}</h3>
-      {rulesIn(lang.value).map((sec) => (
-        <section key={sec.title} class="ref-rules">
-          <h4>{sec.title}</h4>
-          <ul>
-            {sec.points.map((p) => (
-              <li key={p}>{p}</li>
-            ))}
-          </ul>
-        </section>
-      ))}
+      {open && <RulesSummary />}
       <h3>{t("ref.cards")}</h3>
       <dl class="ref-list">
         {basics.map((k) => (
@@ -89,5 +83,28 @@ export function Reference() {
         </table>
       </section>
     </details>
+  );
+}
+
+/** The rules in the page's language, once its file has arrived. */
+function RulesSummary() {
+  const rules = rulesIn(lang.value);
+  if (!rules) {
+    void loadRules(lang.value).catch(() => {});
+    return <p aria-live="polite">{t("rooms.loading")}</p>;
+  }
+  return (
+    <>
+      {rules.map((sec) => (
+        <section key={sec.title} class="ref-rules">
+          <h4>{sec.title}</h4>
+          <ul>
+            {sec.points.map((p) => (
+              <li key={p}>{p}</li>
+            ))}
+          </ul>
+        </section>
+      ))}
+    </>
   );
 }
