@@ -9,7 +9,8 @@
 //
 // The page's WebSocket is the test's (statecheck.mjs, fakeSocket): each state reaches the client as
 // the `welcome` the server sends that viewer. One screenshot per size and language of the fullest
-// state with a decision goes to artifacts/ (table-<lang>-<W>x<H>.png).
+// state with a decision goes to artifacts/ (table-<lang>-<W>x<H>.png), and one of a game's end: the
+// result over the final table (table-over-<lang>-<W>x<H>.png).
 //
 //   node --test layout-states.test.mjs      (tests/e2e/run.sh runs it; needs target/release/evr and
 //                                            web-client/dist)
@@ -114,6 +115,7 @@ async function checkSize(lang, size) {
   page.on("pageerror", (e) => problems.push(["page", `script error: ${e.message}`]));
   try {
     let showcase = null;
+    let ending = null;
     let shot = null;
     for (const viewer of ["rebel", "imperial", "spectator"]) {
       await page.goto(`${base}/r/${CODE}${viewer === "spectator" ? "/watch" : ""}`);
@@ -136,6 +138,8 @@ async function checkSize(lang, size) {
           await page.screenshot({ path: join(ARTIFACTS, shot), fullPage: !!size.phone });
           console.log(`${shot}: ${game.key} step ${found[0][0]}: ${found[0][1]}`);
         }
+        // a full game's end for the rebel seat: the result over the final table, for a screenshot
+        if (viewer === "rebel" && !ending && game.view.mode === "full") ending = msgs;
         // the fullest struggle decision of the rebel seat, for the screenshot
         game.views.forEach((v, k) => {
           if (viewer === "rebel" && decision[k] && v.phase === "struggle" && (!showcase || fullness(v) > showcase.fullness))
@@ -148,6 +152,12 @@ async function checkSize(lang, size) {
       await page.waitForFunction(() => window.__states?.hello === true, null, { timeout: 20_000 });
       await page.evaluate(checkGame, { messages: showcase.msgs, check: [showcase.step], decision: [true], phone: !!size.phone });
       await page.screenshot({ path: join(ARTIFACTS, `${SHOTS}-${lang}-${size.width}x${size.height}.png`), fullPage: !!size.phone });
+    }
+    if (ending) {
+      await page.goto(`${base}/r/${CODE}`);
+      await page.waitForFunction(() => window.__states?.hello === true, null, { timeout: 20_000 });
+      await page.evaluate(checkGame, { messages: ending, check: [ending.length - 1], decision: [false], phone: !!size.phone });
+      await page.screenshot({ path: join(ARTIFACTS, `${SHOTS}-over-${lang}-${size.width}x${size.height}.png`) });
     }
   } finally {
     await ctx.close();

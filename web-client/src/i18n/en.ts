@@ -442,6 +442,8 @@ export const en = {
   "over.rematchOfferedBy": "{side} offers a rematch (sides swap).",
   "over.acceptRematch": "Accept the rematch",
   "over.offerTitle": "↻ Rematch offered",
+  "over.seeTable": "See the final table",
+  "over.details": "The game in figures",
   "landing.clockDays": "Over days",
   "landing.daysPerMove": "Time for each move",
   "landing.oneDay": "1 day",

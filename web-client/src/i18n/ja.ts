@@ -447,6 +447,8 @@ export const ja: Messages = {
   "over.rematchOfferedBy": "{side}が再戦を申し込んでいます（陣営を交代）。",
   "over.acceptRematch": "再戦を受ける",
   "over.offerTitle": "↻ 再戦の申し込み",
+  "over.seeTable": "最終の盤面を見る",
+  "over.details": "このゲームの記録",
   "landing.clockDays": "日単位",
   "landing.daysPerMove": "1手あたりの時間",
   "landing.oneDay": "1日",

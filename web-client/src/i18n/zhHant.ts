@@ -437,6 +437,8 @@ export const zhHant: Messages = {
   "over.rematchOfferedBy": "{side}提議再戰一局（交換陣營）。",
   "over.acceptRematch": "接受再戰",
   "over.offerTitle": "↻ 對手提議再戰",
+  "over.seeTable": "查看最後的牌桌",
+  "over.details": "本局的紀錄",
   "landing.clockDays": "跨日對局",
   "landing.daysPerMove": "每步的時間",
   "landing.oneDay": "1 天",

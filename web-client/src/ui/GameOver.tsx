@@ -1,3 +1,4 @@
+import { useState } from "preact/hooks";
 import { colon, playerName, sentences, sideName, t } from "../i18n";
 import { otherFaction, type View } from "../net/protocol";
 import { roundOutcome, vpByRound } from "../state/derived";
@@ -6,14 +7,54 @@ import { Archive } from "./Archive";
 import { RoundSummary } from "./Event";
 import { FairnessPanel } from "./Fairness";
 import { ReplayPanel } from "./ReplayPanel";
+import { Table } from "./Table";
+import { useMedia } from "./widgets";
 
+/** Whether a finished game is shown over its final table: a game that ended at the table (the last
+ *  Dominance, a tutorial's struggle, a win claimed or lost on time mid-struggle), not one that ended
+ *  while the characters or the strategies were being chosen. */
+export function endsOnTable(view: View): boolean {
+  return !!view.event && (view.phase === "game_over" || view.phase === "struggle" || view.phase === "dominance");
+}
+
+/**
+ * The game over. At the table (endsOnTable): the result as a card over the final table — the areas,
+ * the totals, the last reveal as they were when it ended — and, on a desktop, the table behind it
+ * inert until the player asks to see it; the chart, the room's games and the shuffles' proof follow
+ * under the table. Otherwise the result and the rest in one column.
+ */
 export function GameOver({ store }: { store: GameStore }) {
+  const view = store.view.value!;
+  const desktop = useMedia("(min-width: 901px)");
+  // "See the table": the card leaves the table for its place above it (per game of the room)
+  const [docked, setDocked] = useState<string | null>(null);
+  const gameKey = `${store.room.value?.game_number ?? 0}`;
+  if (!endsOnTable(view)) {
+    return (
+      <>
+        <ResultCard store={store} />
+        <OverDetails store={store} withLastRound />
+      </>
+    );
+  }
+  const covering = desktop && docked !== gameKey;
+  return (
+    <div class={`over-stage${covering ? " covering" : ""}`}>
+      <ResultCard store={store} onSeeTable={covering ? () => setDocked(gameKey) : undefined} />
+      <div class="over-table" inert={covering}>
+        <Table store={store} ended />
+      </div>
+      <OverDetails store={store} />
+    </div>
+  );
+}
+
+/** The result, and what to do next (a rematch, the replay): the first thing a player sees. */
+function ResultCard({ store, onSeeTable }: { store: GameStore; onSeeTable?: () => void }) {
   const view = store.view.value!;
   const room = store.room.value;
   const me = store.me.value;
   const o = view.outcome;
-  const lastRound = view.rounds[view.rounds.length - 1];
-  const last = lastRound ? roundOutcome(view, lastRound.round) : null;
   const winner = room?.forfeit_winner ?? o?.winner ?? null;
   const headline = !winner
     ? t("over.draw")
@@ -24,13 +65,10 @@ export function GameOver({ store }: { store: GameStore }) {
       : t("over.winner", { side: playerName(winner, room?.names) });
   const asked: boolean[] = room?.rematch_requested ?? [false, false];
   const myIdx = me === "rebel" ? 0 : me === "imperial" ? 1 : -1;
-  const points = vpByRound(view);
   const tutorial = view.mode === "tutorial";
   const offered = myIdx >= 0 && asked[1 - myIdx] && !asked[myIdx];
-  // The result and what to do next (a rematch, the replay) come first: on a desktop they fit the
-  // first screen; the chart, the last round, the room's games and the shuffles' proof follow.
   return (
-    <section class="panel gameover" aria-labelledby="over-h">
+    <section class={`panel gameover over-card ${winner ?? "draw"}`} aria-labelledby="over-h">
       {offered && (
         <p class="notice rematch-offer" role="status">
           {t("over.rematchOfferedBy", { side: playerName(otherFaction(me!), room?.names) })}{" "}
@@ -59,20 +97,40 @@ export function GameOver({ store }: { store: GameStore }) {
               </p>
             )
           )}
-          {me && !offered && (
-            <div class="row over-rematch">
-              {myIdx >= 0 && asked[myIdx] ? (
+          <div class="row over-rematch">
+            {me &&
+              !offered &&
+              (myIdx >= 0 && asked[myIdx] ? (
                 <p role="status">{t("over.rematchAsked")}</p>
               ) : (
                 <button type="button" class="primary" onClick={() => store.rematch()}>
                   {t("over.rematch")}
                 </button>
-              )}
-            </div>
-          )}
+              ))}
+            {onSeeTable && (
+              <button type="button" class="see-table" onClick={onSeeTable}>
+                {t("over.seeTable")}
+              </button>
+            )}
+          </div>
         </div>
         {room && <ReplayPanel room={room} me={me} onReveal={() => store.revealReplay()} />}
       </div>
+    </section>
+  );
+}
+
+/** Under the result (and the table): the chart of the rounds, the last round's result where no table
+ *  shows it, the room's games, the shuffles' proof. */
+function OverDetails({ store, withLastRound }: { store: GameStore; withLastRound?: boolean }) {
+  const view = store.view.value!;
+  const room = store.room.value;
+  const tutorial = view.mode === "tutorial";
+  const points = vpByRound(view);
+  const lastRound = view.rounds[view.rounds.length - 1];
+  const last = withLastRound && lastRound ? roundOutcome(view, lastRound.round) : null;
+  return (
+    <section class="panel gameover over-more" aria-label={t("over.details")}>
       {points.length > 0 && !tutorial && <VpChart points={points} />}
       {last && <RoundSummary outcome={last} tutorial={tutorial} ended />}
       {room && <Archive code={room.code} refresh={`${room.game_number}:${room.reveal_agreed.join()}`} />}

@@ -13,7 +13,7 @@ import { CharacterChoice } from "./CharacterChoice";
 import { ChatButton, ChatPanel } from "./Chat";
 import { Clocks } from "./Clocks";
 import { FairnessPanel } from "./Fairness";
-import { GameOver } from "./GameOver";
+import { endsOnTable, GameOver } from "./GameOver";
 import { Lobby } from "./Lobby";
 import { MoveSeat } from "./MoveSeat";
 import { Planning } from "./Planning";
@@ -160,16 +160,19 @@ function Room({ code, store }: { code: string; store: GameStore }) {
   } else {
     const bothSeated = presence.seats[0].taken && presence.seats[1].taken;
     if (!bothSeated) body = <Lobby code={code} store={store} />;
-    else if (view.phase === "game_over" || store.forfeited.value) body = <GameOver store={store} />;
-    else if (view.phase === "character_choice") body = <CharacterChoice store={store} />;
+    else if (view.phase === "game_over" || store.forfeited.value) {
+      // over its final table when it ended at the table (two columns, as the table had)
+      board = endsOnTable(view);
+      body = <GameOver store={store} />;
+    } else if (view.phase === "character_choice") body = <CharacterChoice store={store} />;
     else {
       board = true;
       body = view.phase === "planning" ? <Planning store={store} /> : <Table store={store} />;
     }
   }
   // The room's page is wide from its first to its last screen: the table and planning lay out two
-  // columns, every other screen (connecting, the lobby, the character choice, the game over) keeps a
-  // narrower column in it (the page changing width as a game started and ended moved the chat, the
+  // columns, every other screen (connecting, the lobby, the character choice, a game over away from the
+  // table) keeps a narrower column in it (the page changing width as a game started and ended moved the chat, the
   // log and everything else under the player: layout shift). On a desktop the character choice fills
   // the screen, as planning and the table do, so the chat under it stays where it will be all game.
   const filled = !board && !failure && !store.forfeited.value && view?.phase === "character_choice";

@@ -20,7 +20,7 @@ import { PlayerName, useBottomBarRoom } from "./widgets";
  *  column as wide as a choice needs (so that one opening moves nothing), so a whole turn fits one
  *  screen (1280×800, 1366×768). On a phone the two columns dissolve
  *  into one (CSS `display: contents` + `order`): opponent, event, totals, you, with a fixed action bar. */
-export function Table({ store }: { store: GameStore }) {
+export function Table({ store, ended }: { store: GameStore; ended?: boolean }) {
   const view = store.view.value!;
   const bottom = store.bottom.value;
   const top = otherFaction(bottom);
@@ -29,10 +29,10 @@ export function Table({ store }: { store: GameStore }) {
     <div class="board table">
       <div class="board-main">
         <PlayerStrip view={view} f={top} store={store} />
-        <PlayArea view={view} f={top} store={store} />
-        <PlayArea view={view} f={bottom} store={store} />
+        <PlayArea view={view} f={top} store={store} ended={ended} />
+        <PlayArea view={view} f={bottom} store={store} ended={ended} />
         <PlayerStrip view={view} f={bottom} store={store} />
-        <ActionBar store={store} />
+        <ActionBar store={store} ended={ended} />
       </div>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region with nothing focusable in it must take the keyboard's focus to scroll (axe: scrollable-region-focusable) */}
       <aside class="board-side" aria-label={t("event.title")} tabIndex={0}>
@@ -41,9 +41,9 @@ export function Table({ store }: { store: GameStore }) {
             last, so that a choice stays near the top while it is open */}
         <EventCard view={view} />
         <Totals view={view} />
-        <Coach view={view} store={store} />
-        <PendingPanel store={store} />
-        {current && <RoundSummary outcome={current} tutorial={view.mode === "tutorial"} />}
+        {!ended && <Coach view={view} store={store} />}
+        {!ended && <PendingPanel store={store} />}
+        {current && <RoundSummary outcome={current} tutorial={view.mode === "tutorial"} ended={ended} />}
       </aside>
     </div>
   );
@@ -206,10 +206,11 @@ function StrategySlotCard({ p }: { p: PlayerView }) {
   );
 }
 
-function PlayArea({ view, f, store }: { view: View; f: Faction; store: GameStore }) {
+function PlayArea({ view, f, store, ended }: { view: View; f: Faction; store: GameStore; ended?: boolean }) {
   const p = playerOf(view, f);
-  const targets = store.targets.value;
-  const byCard = store.legalCards.value;
+  // the final table: cards to read, no controls (a game won by a claim ends mid-struggle)
+  const targets = ended ? new Set<string>() : store.targets.value;
+  const byCard = ended ? new Map() : store.legalCards.value;
   const mine = store.me.value === f;
   const busy = store.busy.value;
   const leaving = useLeavingCards(p.play_area.map((c) => c.card));
@@ -285,15 +286,18 @@ function PlayArea({ view, f, store }: { view: View; f: Faction; store: GameStore
   );
 }
 
-function ActionBar({ store }: { store: GameStore }) {
+/** The bar: whose turn it is and the struggle's actions; on the final table (`ended`) only that the
+ *  game is over. */
+function ActionBar({ store, ended }: { store: GameStore; ended?: boolean }) {
   const view = store.view.value!;
-  const legal = store.legal.value;
+  const legal: typeof store.legal.value = ended ? {} : store.legal.value;
   const me = store.me.value;
-  const waiting = store.waitingFor.value;
+  const waiting = ended ? null : store.waitingFor.value;
   const busy = store.busy.value;
   let line: string;
   const names = store.names.value;
-  if (!me) line = waiting ? t("table.theirTurn", { side: playerName(waiting, names) }) : t(`phase.${view.phase}`);
+  if (ended) line = t("phase.game_over");
+  else if (!me) line = waiting ? t("table.theirTurn", { side: playerName(waiting, names) }) : t(`phase.${view.phase}`);
   else if (view.pending && view.pending.owner !== me)
     line = t("table.waitingChoice", { side: playerName(view.pending.owner, names) });
   else if (waiting === me) line = t("table.yourTurn");

@@ -159,3 +159,19 @@ function useBarHeight(ref: RefObject<HTMLElement | null>, name: string, counts: 
     };
   }, [ref, name, counts]);
 }
+
+/** Whether the media query matches, kept current as the window changes (false where there is no
+ *  `matchMedia`). */
+export function useMedia(query: string): boolean {
+  const get = () => typeof matchMedia === "function" && matchMedia(query).matches;
+  const [matches, setMatches] = useState(get);
+  useEffect(() => {
+    if (typeof matchMedia !== "function") return;
+    const list = matchMedia(query);
+    const changed = () => setMatches(list.matches);
+    changed();
+    list.addEventListener("change", changed);
+    return () => list.removeEventListener("change", changed);
+  }, [query]);
+  return matches;
+}
