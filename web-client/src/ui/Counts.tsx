@@ -51,13 +51,17 @@ export function Counts({
       <div>
         <dt>{t("table.deck")}</dt>
         {/* keyed by the number of shuffles: a shuffle remounts it and its animation plays */}
-        <dd key={`deck-${shuffles}`} class={shuffles > 0 ? "shuffled" : undefined}>
+        <dd key={`deck-${shuffles}`} class={shuffles > 0 ? "shuffled" : undefined} data-pile="deck">
           {p.deck_size}
         </dd>
       </div>
       <div>
         <dt>{t("table.discard")}</dt>
-        <dd key={`discard-${p.discard_pile.length}`} class={p.discard_pile.length > 0 ? "grew" : undefined}>
+        <dd
+          key={`discard-${p.discard_pile.length}`}
+          class={p.discard_pile.length > 0 ? "grew" : undefined}
+          data-pile="discard"
+        >
           {p.discard_pile.length}
         </dd>
       </div>
@@ -65,7 +69,7 @@ export function Counts({
         <>
           <div>
             <dt>{t("table.reserve")}</dt>
-            <dd>{p.reserve_size}</dd>
+            <dd data-pile="reserve">{p.reserve_size}</dd>
           </div>
           <div>
             <dt>{t("table.strategiesLeft")}</dt>

@@ -13,6 +13,7 @@ import { useCountTo, useLeavingCards } from "./motion";
 import { PendingPanel } from "./PendingPanel";
 import { slotText } from "./Planning";
 import { pendingSelection } from "./selection";
+import { useCardTravel } from "./travel";
 import { PlayerName, useBottomBarRoom } from "./widgets";
 
 /** The table: on a desktop, the players' areas in the main column (opponent above, you below, the
@@ -217,6 +218,7 @@ function PlayArea({ view, f, store, ended }: { view: View; f: Faction; store: Ga
   const row = useRef<HTMLUListElement>(null);
   const sideways = p.play_area.filter((c) => !c.ready).length;
   useRowFit(row, p.play_area.length - sideways + leaving.length, sideways);
+  useCardTravel(row, f, p);
   return (
     <section class={`playarea ${f}`} aria-label={t("table.playArea", { side: sideName(f) })}>
       <p class="small muted">
@@ -231,7 +233,7 @@ function PlayArea({ view, f, store, ended }: { view: View; f: Faction; store: Ga
             const key = refKey({ owner: f, card: c.card });
             const option = targets.has(key) ? optionForCard(myAnswers(view, store.role.value), key) : null;
             return (
-              <li key={c.card}>
+              <li key={c.card} data-card={c.card}>
                 <CardFace
                   name={c.card}
                   owner={f}

@@ -1,7 +1,8 @@
 // Card movements the DOM cannot show by itself: a card that leaves a play area (discarded, back to
 // the deck or the reserve, swept at the end of a struggle) is removed from the view at once, so it
-// is kept for a moment as a faceless ghost that slides away. The ghost carries no name (it must not
-// show a card to anyone after the view stopped showing it) and no control.
+// keeps its place for a moment, an empty ghost whose gap closes while a faceless card flies from there
+// to its pile (travel.ts). Neither carries a name (it must not show a card to anyone after the view
+// stopped showing it) nor a control.
 import { effect } from "@preact/signals-core";
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { Card } from "../net/protocol";
