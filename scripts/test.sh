@@ -109,6 +109,25 @@ release_has_no_test_days() {
 # so the server is compiled twice in a run (the release build, then once with the feature), not
 # once per step.
 TEST_DAYS=(--features evr-server/test-days)
+# The crates every Rust test step tests. evr-protocol's own tests run in a step of their own: its
+# tests turn on its `ts` feature (TypeScript declarations), and with it evr-rules', which would make
+# every crate above the engine a different build from the release build's (compiled twice).
+TESTED=(--workspace --exclude evr-protocol)
+
+# The release build and the release test build resolve every crate they share with the same features
+# (the tests' dependencies can turn on more, e.g. proptest's): otherwise cargo compiles that crate and
+# every crate above it twice in a run, minutes of it. evr-server differs by `test-days` alone.
+same_features() {
+  local build tests differ
+  build="$(cargo tree --locked -p evr-server -p evr-loadgen -p evr-cli -e normal,build -f '{p} [{f}]' --prefix none)" || return 1
+  tests="$(cargo tree --locked "${TESTED[@]}" "${TEST_DAYS[@]}" -e normal,build,dev -f '{p} [{f}]' --prefix none)" || return 1
+  differ="$(comm -23 <(sed 's/ (\*)$//' <<<"$build" | sort -u) <(sed 's/ (\*)$//' <<<"$tests" | sort -u) | grep -v '^evr-server ')"
+  if [ -n "$differ" ]; then
+    printf 'the tests build these crates with other features than the release build:\n%s\n' "$differ"
+    return 1
+  fi
+  echo "the release build and the test build share every crate"
+}
 
 web_client() (
   cd web-client && npm ci --no-audit --no-fund && npm run typecheck && npm run lint
@@ -118,6 +137,7 @@ step check "formatting (cargo fmt --check)" cargo fmt --all -- --check
 step check "lints (cargo clippy, warnings are errors)" \
   cargo clippy --workspace --all-targets --locked -- -D warnings
 step check "production builds carry no testing accessors" no_testkit_in_production
+step check "the release build and the release test build compile every shared crate once" same_features
 step check "browser client: install, typecheck, lint (Biome, knip)" web_client
 step vitest "browser client: unit tests" bash -c 'cd web-client && npm test'
 
@@ -159,11 +179,12 @@ step check "PostgreSQL with TLS: a test CA and a second throwaway PostgreSQL wit
 [ -f "$SERVICES_DIR/pgtls.env" ] && . "$SERVICES_DIR/pgtls.env"
 PG_TLS_DIR="$SERVICES_DIR/pgtls"
 
-# The later cargo steps (backups, mail, cluster) pass `--workspace` too, though they run one test
-# target: cargo then resolves the same features as here (evr-protocol's `ts`, from its own tests) and
-# reuses these builds instead of compiling evr-store and evr-server again (~1.5 min).
+# The later cargo steps (backups, mail, cluster) pass the same crates (TESTED), though they run one
+# test target: cargo then resolves the same features as here and reuses these builds.
 step cargo "Rust tests (release: the property tests play thousands of games)" \
-  cargo test --workspace --release --locked --no-fail-fast "${TEST_DAYS[@]}"
+  cargo test "${TESTED[@]}" --release --locked --no-fail-fast "${TEST_DAYS[@]}"
+step cargo "protocol: the documented messages and the generated TypeScript declarations (proto/ts) match the code" \
+  cargo test -p evr-protocol --release --locked --no-fail-fast
 
 # The browser client's round results against the engine: `evr views` (target/release/evr, built by
 # the step above for crates/cli's integration tests) plays 200 random games and writes what each
@@ -181,7 +202,7 @@ step vitest "browser client: round results against the engine over 200 random ga
 # also in --quick mode; the cluster step's restore.rs, the same check with pg_dump, needs them too).
 step cargo "backups: three taken while 200 games are played, each restored, every game checked" \
   bash -c 'cargo build --release --locked -p evr-server -p evr-loadgen -p evr-cli --features evr-server/test-days &&
-    cargo test --workspace --release --locked --features evr-server/test-days --test server backup:: -- --ignored'
+    cargo test --workspace --exclude evr-protocol --release --locked --features evr-server/test-days --test server backup:: -- --ignored'
 
 # Reminders by email against a real SMTP server: scripts/mail/smtp_sink.py (aiosmtpd from PyPI, in a
 # venv it keeps in ~/.cache) on loopback, started and stopped inside the step; the server's mail
@@ -189,7 +210,7 @@ step cargo "backups: three taken while 200 games are played, each restored, ever
 # first time).
 mail_tests() {
   smtp_sink_start "$SERVICES_DIR/smtp" || return 1
-  cargo test --workspace --release --locked "${TEST_DAYS[@]}" --test server mail:: -- --ignored
+  cargo test "${TESTED[@]}" --release --locked "${TEST_DAYS[@]}" --test server mail:: -- --ignored
   local status=$?
   smtp_sink_stop
   return "$status"
@@ -201,7 +222,7 @@ step cargo "reminders by email: confirmation, reminders, unsubscribe, limits, pu
 # the roll: ~2.5 minutes of this step. The correspondence deadlines through two kills (deadlines.rs):
 # ~35 s.
 step cargo "cluster: three nodes on PostgreSQL behind HAProxy, nodes killed with SIGKILL, a cut-off node fenced, TLS to PostgreSQL, a pg_dump restored, a rolling restart, correspondence deadlines through kills" \
-  cargo test --workspace --release --locked "${TEST_DAYS[@]}" --test cluster -- --ignored
+  cargo test "${TESTED[@]}" --release --locked "${TEST_DAYS[@]}" --test cluster -- --ignored
 
 echo
 echo "time per step (whole run: $SECONDS s):"
