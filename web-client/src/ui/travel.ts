@@ -115,9 +115,11 @@ export function useCardTravel(row: RefObject<HTMLElement | null>, f: Faction, p:
         const ghost = document.createElement("div");
         ghost.className = `card-flyer ${f}`;
         ghost.setAttribute("aria-hidden", "true");
+        // fixed, placed in the viewport: a flight from a card scrolled out of a phone's row must not
+        // widen the page (an absolute box past the right edge made the page scroll sideways)
         Object.assign(ghost.style, {
-          left: `${from.x}px`,
-          top: `${from.y}px`,
+          left: `${from.x - scrollX}px`,
+          top: `${from.y - scrollY}px`,
           width: `${from.w}px`,
           height: `${from.h}px`,
         });
