@@ -73,9 +73,21 @@ export function textAudit() {
     const text = (el) => el.textContent.replace(/\s+/g, " ").trim().slice(0, 40);
     const measure = document.createElement("canvas").getContext("2d");
 
+    let deferred = false;
     const check = () => {
-      // mid-transition boxes are between two layouts: wait for the render after it
-      if (document.getAnimations().some((a) => a.playState === "running")) return;
+      // mid-transition boxes are between two layouts: check once the movements have ended (an ending
+      // movement changes nothing in the DOM, so no render would bring the check back)
+      const running = document.getAnimations().filter((a) => a.playState === "running");
+      if (running.length) {
+        if (!deferred) {
+          deferred = true;
+          Promise.allSettled(running.map((a) => a.finished)).then(() => {
+            deferred = false;
+            check();
+          });
+        }
+        return;
+      }
       const boxes = [];
       for (const el of textElements()) {
         const clips = clippers(el);
@@ -127,6 +139,9 @@ export function textAudit() {
         for (let j = i + 1; j < boxes.length; j++) {
           const b = boxes[j];
           if (a.layer !== b.layer || a.el.contains(b.el) || b.el.contains(a.el)) continue;
+          // what lies inert behind an overlay (the final table under the game over's result) is not
+          // read while it is covered
+          if (a.el.closest("[inert]") || b.el.closest("[inert]")) continue;
           for (const ra of a.rects)
             for (const rb of b.rects) {
               const w = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
