@@ -75,6 +75,20 @@ describe("App", () => {
     expect(root.textContent).toContain("Sending…");
   });
 
+  it("before the room's first state, only its code and the connection's state; then the page all at once", async () => {
+    localStorage.setItem("evr.token.KJCHM976", "tok6");
+    await mountAt("/r/KJCHM976");
+    act(() => sockets[0]!.serverOpen());
+    // nothing that the first state would move: no header, no drawers, no chat
+    expect(root.querySelector("h1")?.textContent).toContain("KJCH-M976");
+    expect(root.querySelector(".conn")).not.toBeNull();
+    expect(root.querySelector(".topbar, #reference, details.log, .chat")).toBeNull();
+    act(() => sockets[0]!.serverSend(welcome(0, makeView({ phase: "struggle", legal_actions: [{ type: "pass" }] }))));
+    expect(root.querySelector(".topbar .conn")).not.toBeNull();
+    expect(root.querySelector("#reference")).not.toBeNull();
+    expect(root.querySelector(".board.table")).not.toBeNull();
+  });
+
   it("on a phone, a Dominance phase that opens with this player's choice starts at that choice, not at the top", async () => {
     const realMatchMedia = window.matchMedia;
     window.matchMedia = ((query: string) => ({

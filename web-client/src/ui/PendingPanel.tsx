@@ -80,7 +80,8 @@ export function PendingPanel({ store }: { store: GameStore }) {
   // IG-88's ordered pairs are chosen on the cards seen, two taps, not in a list of every pair
   const pairs = isPairChoice(options) && p.seen_cards ? options : null;
   return (
-    <div class="dialog" role="dialog" aria-modal="false" aria-labelledby="pending-h" ref={ref}>
+    // a new step is a new dialog (keyed): its cards and options do not push the last step's down
+    <div key={stepKey} class="dialog" role="dialog" aria-modal="false" aria-labelledby="pending-h" ref={ref}>
       <h2 id="pending-h">{t("pending.title", { source: title })}</h2>
       <p>{t(`step.${p.step.step}`)}</p>
       {p.seen_cards && p.seen_cards.length > 0 && (

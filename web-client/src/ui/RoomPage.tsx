@@ -89,25 +89,44 @@ function openReference() {
   d.querySelector("summary")?.focus({ preventScroll: true });
 }
 
-function Header({ code, store }: { code: string; store: GameStore }) {
+/** The connection's state, and a retry while it waits to connect again. */
+function ConnStatus({ store }: { store: GameStore }) {
   const status = store.status.value;
   const retry = store.retryInMs.value;
-  const presence = store.presence.value;
   const statusText =
     status === "waiting" ? t("status.waiting", { s: Math.ceil((retry ?? 0) / 1000) }) : t(`status.${status}`);
+  return (
+    <span class={`conn ${status}`} role="status">
+      <span class="dot" aria-hidden="true" /> <span class="conn-text">{statusText}</span>
+      {status === "waiting" && (
+        <button type="button" class="link" onClick={() => store.retryNow()}>
+          {t("status.retry")}
+        </button>
+      )}
+    </span>
+  );
+}
+
+/** The room's page before its first state: its code and the connection's state. */
+function Connecting({ code, store }: { code: string; store: GameStore }) {
+  return (
+    <main class="page narrow connecting">
+      <h1>{t("header.room", { code: displayCode(code) })}</h1>
+      <p class="panel">
+        <ConnStatus store={store} />
+      </p>
+    </main>
+  );
+}
+
+function Header({ code, store }: { code: string; store: GameStore }) {
+  const presence = store.presence.value;
   const header = useRef<HTMLElement>(null);
   useHeaderRoom(header);
   return (
     <header class="topbar" ref={header}>
       <h1 class="code">{t("header.room", { code: displayCode(code) })}</h1>
-      <span class={`conn ${status}`} role="status">
-        <span class="dot" aria-hidden="true" /> <span class="conn-text">{statusText}</span>
-        {status === "waiting" && (
-          <button type="button" class="link" onClick={() => store.retryNow()}>
-            {t("status.retry")}
-          </button>
-        )}
-      </span>
+      <ConnStatus store={store} />
       {presence && (
         <span class={`specs${presence.spectators === 0 ? " none" : ""}`}>
           {t("header.spectators", { n: presence.spectators })}
@@ -207,6 +226,10 @@ function Room({ code, store }: { code: string; store: GameStore }) {
   const title = `${offered ? `${t("over.offerTitle")} · ` : ""}${t("header.room", { code: displayCode(code) })} · ${t("app.title")}`;
   useTurnAlerts(store, title);
   useTableSounds(store);
+  // Until the room's first state arrives, only that it is coming (and a retry when it cannot): the
+  // header, the drawers and the table appear together with it, so that nothing on the first screen
+  // moves when they do (layout shift at every page load).
+  if (!view && !failure) return <Connecting code={code} store={store} />;
   return (
     <div class={`room ${me ?? "spectator"}`}>
       <Header code={code} store={store} />

@@ -37,14 +37,14 @@ export function Table({ store, ended }: { store: GameStore; ended?: boolean }) {
       </div>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region with nothing focusable in it must take the keyboard's focus to scroll (axe: scrollable-region-focusable) */}
       <aside class="board-side" aria-label={t("event.title")} tabIndex={0}>
-        {/* the event and the totals first: a choice opening and closing below them moves neither
-            (layout shift); PendingPanel brings its dialog into the column's view; the round's result
-            last, so that a choice stays near the top while it is open */}
+        {/* the event, the totals and the round's result first, a choice last: a choice opening and
+            closing moves nothing (layout shift); PendingPanel scrolls its dialog into the column's
+            view, whole */}
         <EventCard view={view} />
         <Totals view={view} />
         {!ended && <Coach view={view} store={store} />}
-        {!ended && <PendingPanel store={store} />}
         {current && <RoundSummary outcome={current} tutorial={view.mode === "tutorial"} ended={ended} />}
+        {!ended && <PendingPanel store={store} />}
       </aside>
     </div>
   );
@@ -217,7 +217,10 @@ function PlayArea({ view, f, store, ended }: { view: View; f: Faction; store: Ga
   const leaving = useLeavingCards(p.play_area.map((c) => c.card));
   const row = useRef<HTMLUListElement>(null);
   const sideways = p.play_area.filter((c) => !c.ready).length;
-  useRowFit(row, p.play_area.length - sideways + leaving.length, sideways);
+  // sized for the event's capacity from the first card on: the cards do not shrink as the area fills
+  // (each card played moved every card of its row: layout shift)
+  const slots = Math.max(p.play_area.length - sideways + leaving.length, (view.event?.capacity ?? 0) - sideways);
+  useRowFit(row, slots, sideways);
   useCardTravel(row, f, p);
   return (
     <section class={`playarea ${f}`} aria-label={t("table.playArea", { side: sideName(f) })}>
