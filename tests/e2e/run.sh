@@ -77,7 +77,8 @@ stop_server() {
   wait "$SERVER_PID" 2>/dev/null || true
   rm -rf "$DATA_DIR"
 }
-trap stop_server EXIT
+# (and a correspondence test still running, when this script stops early)
+trap 'stop_server; [ -n "${CORR_PID:-}" ] && kill "$CORR_PID" 2>/dev/null' EXIT
 
 for _ in $(seq 200); do
   node -e 'fetch(process.argv[1]).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))' "http://127.0.0.1:$PORT/healthz" && break
@@ -93,14 +94,13 @@ if [ "${EVR_E2E_ONLY:-main}" = "main" ]; then
     node --test --test-reporter=spec e2e.test.mjs || status=$?
 fi
 stop_server
-if [ "${EVR_E2E_ONLY:-layout}" = "layout" ]; then
-  say "running the layout property test (every decision on screen over thousands of engine states)"
-  CHROMIUM_PATH="$CHROMIUM_PATH" node --test --test-reporter=spec layout-states.test.mjs || status=$?
-fi
+# The correspondence test spends most of its ~90 s waiting for a real deadline to pass: it runs beside
+# the layout test (which keeps both cores busy), its output shown when both are done.
+CORR_PID=""
 if [ "${EVR_E2E_ONLY:-correspondence}" = "correspondence" ]; then
   # starts its own server (the test-days build) and SMTP sink, on a Python with aiosmtpd that the
   # mail tests' scripts/mail/sink.sh finds or makes (a venv from PyPI, else Debian's package)
-  say "running the correspondence test"
+  say "running the correspondence test (its output follows the layout test's)"
   # shellcheck source=../../scripts/mail/sink.sh
   source "$ROOT/scripts/mail/sink.sh"
   SINK_PYTHON="$(cd "$ROOT" && smtp_sink_python)" || { say "no Python with aiosmtpd for the SMTP sink"; exit 1; }
@@ -111,8 +111,19 @@ if [ "${EVR_E2E_ONLY:-correspondence}" = "correspondence" ]; then
     CORR_BIN="$ROOT/target/release/evr-server-test-days"
     "$BIN" --day-secs 1 --version >/dev/null 2>&1 && CORR_BIN="$BIN"
   fi
+  CORR_LOG="$HERE/artifacts/correspondence.log"
   EVR_CORR_SERVER_BIN="$CORR_BIN" EVR_SINK_PYTHON="$SINK_PYTHON" \
-    CHROMIUM_PATH="$CHROMIUM_PATH" node --test --test-reporter=spec correspondence.test.mjs || status=$?
+    CHROMIUM_PATH="$CHROMIUM_PATH" node --test --test-reporter=spec correspondence.test.mjs >"$CORR_LOG" 2>&1 &
+  CORR_PID=$!
+fi
+if [ "${EVR_E2E_ONLY:-layout}" = "layout" ]; then
+  say "running the layout property test (every decision on screen over thousands of engine states)"
+  CHROMIUM_PATH="$CHROMIUM_PATH" node --test --test-reporter=spec layout-states.test.mjs || status=$?
+fi
+if [ -n "$CORR_PID" ]; then
+  wait "$CORR_PID" || status=$?
+  say "the correspondence test:"
+  cat "$CORR_LOG"
 fi
 if [ "$status" -ne 0 ]; then say "FAILED (exit $status); screenshots and server logs in $HERE/artifacts"; else say "passed"; fi
 exit "$status"

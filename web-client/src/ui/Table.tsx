@@ -37,14 +37,15 @@ export function Table({ store, ended }: { store: GameStore; ended?: boolean }) {
       </div>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region with nothing focusable in it must take the keyboard's focus to scroll (axe: scrollable-region-focusable) */}
       <aside class="board-side" aria-label={t("event.title")} tabIndex={0}>
-        {/* the event, the totals and the round's result first, a choice last: a choice opening and
-            closing moves nothing (layout shift); PendingPanel scrolls its dialog into the column's
-            view, whole */}
+        {/* the event and the totals first: a choice opening and closing below them moves neither
+            (layout shift); PendingPanel brings its dialog into the column's view; the round's result
+            last, so that a choice stays near the top of the first screen while it is open (under
+            the result, a Dominance choice's options fell below a laptop's screen) */}
         <EventCard view={view} />
         <Totals view={view} />
         {!ended && <Coach view={view} store={store} />}
-        {current && <RoundSummary outcome={current} tutorial={view.mode === "tutorial"} ended={ended} />}
         {!ended && <PendingPanel store={store} />}
+        {current && <RoundSummary outcome={current} tutorial={view.mode === "tutorial"} ended={ended} />}
       </aside>
     </div>
   );
