@@ -5,24 +5,15 @@
 import { render } from "preact";
 import { act } from "preact/test-utils";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { setLanguage } from "../src/i18n";
 import type { View } from "../src/net/protocol";
 import { GameStore } from "../src/state/store";
 import { GameOver } from "../src/ui/GameOver";
+import { mountPoint } from "./dom";
 import { makeView, noGamesFetch, welcome } from "./fakes";
 
-let root: HTMLElement;
-beforeEach(() => {
-  root = document.createElement("div");
-  document.body.appendChild(root);
-  setLanguage("en");
-  vi.stubGlobal("fetch", noGamesFetch);
-});
-afterEach(() => {
-  render(null, root);
-  root.remove();
-  vi.unstubAllGlobals();
-});
+const mount = mountPoint();
+beforeEach(() => vi.stubGlobal("fetch", noGamesFetch));
+afterEach(() => vi.unstubAllGlobals());
 
 /** A screen `desktop` wide or a phone's: `matchMedia` answers the page's width queries. */
 function screen(desktop: boolean) {
@@ -54,38 +45,38 @@ function finalView(over: Partial<View> = {}): View {
 function show(view: View): GameStore {
   const store = new GameStore();
   store.apply(welcome(3, view));
-  act(() => render(<GameOver store={store} />, root));
+  act(() => render(<GameOver store={store} />, mount()));
   return store;
 }
 
-const card = () => root.querySelector(".over-card");
-const table = () => root.querySelector(".over-table");
+const card = () => mount().querySelector(".over-card");
+const table = () => mount().querySelector(".over-table");
 
 describe("the game over", () => {
   it("on a desktop: the result over the final table, inert behind it until seen", () => {
     screen(true);
     show(finalView());
     expect(card()?.querySelector(".headline")?.textContent).toBe("You win!");
-    expect(root.querySelector(".over-stage")?.classList.contains("covering")).toBe(true);
+    expect(mount().querySelector(".over-stage")?.classList.contains("covering")).toBe(true);
     // the final table: both areas as they ended, a bar that says the game is over and offers nothing
-    const names = [...root.querySelectorAll(".over-table .card .name")].map((n) => n.textContent);
+    const names = [...mount().querySelectorAll(".over-table .card .name")].map((n) => n.textContent);
     expect(names.join("|")).toMatch(/Diplomacy 4.*Yoda.*Recon 5|Yoda.*Recon 5.*Diplomacy 4/);
     expect(table()?.querySelector(".actionbar")?.textContent).toContain("Game over");
     expect(table()?.querySelectorAll(".actionbar button, .card-btn").length).toBe(0);
     expect(table()?.hasAttribute("inert")).toBe(true);
     // the result first in reading order, then the table, then the game in figures
-    const order = [...root.querySelectorAll(".over-card, .over-table, .over-more")].map((e) => e.className);
+    const order = [...mount().querySelectorAll(".over-card, .over-table, .over-more")].map((e) => e.className);
     expect(order.map((c) => c.split(" ").find((k) => k.startsWith("over-")))).toEqual([
       "over-card",
       "over-table",
       "over-more",
     ]);
-    const see = [...root.querySelectorAll("button")].find((b) => b.textContent === "See the final table")!;
+    const see = [...mount().querySelectorAll("button")].find((b) => b.textContent === "See the final table")!;
     expect(see).toBeTruthy();
     act(() => see.click());
     expect(table()?.hasAttribute("inert")).toBe(false);
-    expect(root.querySelector(".over-stage")?.classList.contains("covering")).toBe(false);
-    expect([...root.querySelectorAll("button")].some((b) => b.textContent === "See the final table")).toBe(false);
+    expect(mount().querySelector(".over-stage")?.classList.contains("covering")).toBe(false);
+    expect([...mount().querySelectorAll("button")].some((b) => b.textContent === "See the final table")).toBe(false);
     // the rematch stays with the result
     expect(card()?.textContent).toContain("Ask for a rematch (sides swap)");
   });
@@ -95,8 +86,8 @@ describe("the game over", () => {
     show(finalView());
     expect(card()?.querySelector(".headline")?.textContent).toBe("You win!");
     expect(table()?.hasAttribute("inert")).toBe(false);
-    expect(root.querySelector(".over-stage")?.classList.contains("covering")).toBe(false);
-    expect([...root.querySelectorAll("button")].some((b) => b.textContent === "See the final table")).toBe(false);
+    expect(mount().querySelector(".over-stage")?.classList.contains("covering")).toBe(false);
+    expect([...mount().querySelectorAll("button")].some((b) => b.textContent === "See the final table")).toBe(false);
   });
 
   it("a win claimed mid-struggle: the table as it stood, without the struggle's actions", () => {
@@ -107,7 +98,7 @@ describe("the game over", () => {
     act(() =>
       store.apply({ type: "room", room: { ...store.room.value!, forfeit_winner: "imperial", forfeit_reason: "time" } }),
     );
-    act(() => render(<GameOver store={store} />, root));
+    act(() => render(<GameOver store={store} />, mount()));
     expect(card()?.textContent).toContain("You lose");
     expect(table()?.querySelector(".actionbar")?.textContent).toContain("Game over");
     expect(table()?.querySelectorAll("button").length).toBe(0);
@@ -118,6 +109,6 @@ describe("the game over", () => {
     show(finalView({ phase: "character_choice", event: null }));
     expect(card()).not.toBeNull();
     expect(table()).toBeNull();
-    expect(root.querySelector(".board")).toBeNull();
+    expect(mount().querySelector(".board")).toBeNull();
   });
 });

@@ -61,12 +61,12 @@ describe("cards travel", () => {
   it("a discarded card flies to the discard pile as a faceless card, which then goes", () => {
     const before = makeView();
     before.imperial.play_area = [
-      { card: "Darth Vader", ready: true, value: 6 },
+      { card: "Military 4", ready: false, value: 4 },
       { card: "Recon 2", ready: true, value: 2 },
     ];
     const after = makeView();
     after.imperial.play_area = [{ card: "Recon 2", ready: true, value: 2 }];
-    after.imperial.discard_pile = ["Recon 2"];
+    after.imperial.discard_pile = ["Military 4"];
     table(before, after);
     const flyers = [...document.querySelectorAll(".card-flyer")];
     expect(flyers.length).toBe(1);
