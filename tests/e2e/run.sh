@@ -78,7 +78,8 @@ stop_server() {
   rm -rf "$DATA_DIR"
 }
 # (and a correspondence test still running, when this script stops early)
-trap 'stop_server; [ -n "${CORR_PID:-}" ] && kill "$CORR_PID" 2>/dev/null' EXIT
+# (under `set -e` a failing command here would become the script's exit status: none may fail)
+trap 'stop_server; if [ -n "${CORR_PID:-}" ]; then kill "$CORR_PID" 2>/dev/null || true; fi' EXIT
 
 for _ in $(seq 200); do
   node -e 'fetch(process.argv[1]).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))' "http://127.0.0.1:$PORT/healthz" && break
@@ -122,6 +123,7 @@ if [ "${EVR_E2E_ONLY:-layout}" = "layout" ]; then
 fi
 if [ -n "$CORR_PID" ]; then
   wait "$CORR_PID" || status=$?
+  CORR_PID=""
   say "the correspondence test:"
   cat "$CORR_LOG"
 fi
