@@ -37,12 +37,16 @@ export function useLeavingCards(cards: readonly Card[]): Card[] {
 /** How long a number takes to count to its new value, by the motion setting (ms). */
 const COUNT_MS = { full: 450, fast: 150, off: 0 } as const;
 
-function countMs(): number {
+/** How long a movement of `durations` (by the motion setting) takes now: 0 under
+ *  `prefers-reduced-motion`, in a hidden tab, and where the page cannot draw frames. */
+export function movementMs(durations: { readonly full: number; readonly fast: number; readonly off: number }): number {
   const reduced = typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
   const hidden = typeof document !== "undefined" && document.visibilityState === "hidden";
   if (reduced || hidden || typeof requestAnimationFrame !== "function") return 0;
-  return COUNT_MS[prefs.value.motion];
+  return durations[prefs.value.motion];
 }
+
+const countMs = (): number => movementMs(COUNT_MS);
 
 /**
  * The number to show for `target`, a total that the engine decided: when it changes it counts there

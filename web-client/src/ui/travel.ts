@@ -6,18 +6,14 @@
 import type { RefObject } from "preact";
 import { useLayoutEffect, useRef } from "preact/hooks";
 import type { Card, Faction, PlayerView } from "../net/protocol";
-import { prefs } from "../state/prefs";
+import { movementMs } from "./motion";
 
 export type Pile = "deck" | "discard" | "reserve";
 
 /** How long a flight takes, by the motion setting (ms). */
 const FLY_MS = { full: 420, fast: 140, off: 0 } as const;
 
-function flyMs(): number {
-  const reduced = typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
-  if (reduced || document.visibilityState === "hidden" || typeof Element.prototype.animate !== "function") return 0;
-  return FLY_MS[prefs.value.motion];
-}
+const flyMs = (): number => (typeof Element.prototype.animate === "function" ? movementMs(FLY_MS) : 0);
 
 /** The pile a card that came into the area came from: one it was seen in before, else the deck. */
 export function cameFrom(card: Card, before: PlayerView): Pile {
