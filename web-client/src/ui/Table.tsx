@@ -221,14 +221,15 @@ function PlayArea({ view, f, store, ended }: { view: View; f: Faction; store: Ga
   // sized for the event's capacity from the first card on: the cards do not shrink as the area fills
   // (each card played moved every card of its row: layout shift)
   const slots = Math.max(p.play_area.length - sideways + leaving.length, (view.event?.capacity ?? 0) - sideways);
-  useRowFit(row, slots, sideways);
+  const shown = p.play_area.length > 0 || leaving.length > 0;
+  useRowFit(row, slots, sideways, shown);
   useCardTravel(row, f, p);
   return (
     <section class={`playarea ${f}`} aria-label={t("table.playArea", { side: sideName(f) })}>
       <p class="small muted">
         {t("table.playArea", { side: sideName(f) })} · {t("table.capacityLeft", { n: p.capacity_left })}
       </p>
-      {p.play_area.length === 0 && leaving.length === 0 ? (
+      {!shown ? (
         <p class="muted empty">{t("table.emptyArea")}</p>
       ) : (
         <ul class="cards-row" role="list" ref={row}>
@@ -325,8 +326,9 @@ function ActionBar({ store, ended }: { store: GameStore; ended?: boolean }) {
     <div class="actionbar sticky" role="toolbar" aria-label={line} ref={bar}>
       <span class="bar-text">
         <span class={`turnline${waiting === me && me ? " mine" : ""}`} aria-live="polite">
+          {/* the space left first: after the turn's words, it moved along the line at every turn */}
+          {p && view.phase === "struggle" && <>{t("table.capacityLeft", { n: p.capacity_left })} · </>}
           {busy ? t("action.sending") : line}
-          {p && view.phase === "struggle" && <> · {t("table.capacityLeft", { n: p.capacity_left })}</>}
         </span>
         {view.last_action_was_pass && waiting === me && legal.pass && (
           <span class="warn">{t("table.passWarning")}</span>

@@ -47,8 +47,11 @@ export function rowGap(width: number, upright: number, sideways: number, rem: nu
   return Math.max(-MAX_OVERLAP * SLOT_PX * scale, Math.min(usual, gap));
 }
 
-/** Keeps `--s` on the row `ref` right for its cards, at every render and whenever its width changes. */
-export function useRowFit(ref: RefObject<HTMLElement | null>, upright: number, sideways: number): void {
+/** Keeps `--s` on the row `ref` right for its cards, at every render and whenever its width changes.
+ *  `shown`: whether the row is in the page (an empty area has none, and the row its first card brings
+ *  needs its factor at once: sized for the event's capacity, the counts did not change with it, and
+ *  the row showed at factor 1 until a card was exhausted, then every card of it grew). */
+export function useRowFit(ref: RefObject<HTMLElement | null>, upright: number, sideways: number, shown: boolean): void {
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
@@ -67,5 +70,5 @@ export function useRowFit(ref: RefObject<HTMLElement | null>, upright: number, s
     const observer = new ResizeObserver(apply);
     observer.observe(el);
     return () => observer.disconnect();
-  }, [ref, upright, sideways]);
+  }, [ref, upright, sideways, shown]);
 }
