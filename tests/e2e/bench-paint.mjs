@@ -1,0 +1,147 @@
+// Where a frame of the table spends its time (issue "a table worth sitting at"): the figures behind
+// BENCHMARKS.md's account of bench-frames.mjs's latency. Not a test; run on a quiet machine.
+//
+//   node bench-paint.mjs floor    the same latency measurement (Element Timing of a marker added in
+//                                 the task) on a page that changes one line of text per update:
+//                                 the pipeline's floor on this machine
+//   node bench-paint.mjs layers   the table after UPTO updates (default 60) of seed 101's game: each
+//                                 composited layer, why it is one, and what replaying its drawing
+//                                 costs (LayerTree.profileSnapshot), with its costliest commands
+//   node bench-paint.mjs trace    one whole game (seed 101) under Chromium's trace: per update, the
+//                                 medians of the handling task, commit, raster and presentation
+//
+// Uses web-client/dist (EVR_LAYOUT_DIST for another build) and target/release/evr, as
+// bench-frames.mjs does (scripts/bench-browser.sh builds them).
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+import { serveDist } from "./serve-dist.mjs";
+import { gameMessages, pickStates, room } from "./states.mjs";
+import { fakeSocket } from "./statecheck.mjs";
+
+const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
+const MODE = process.argv[2] ?? "floor";
+const CODE = "BENCH234";
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" });
+const server = MODE === "floor" ? null : await serveDist(resolve(process.env.EVR_LAYOUT_DIST ?? join(ROOT, "web-client/dist")));
+
+/** A page of the table showing seed 101's game as the Rebel sees it, and its messages. */
+async function tablePage() {
+  const [game] = pickStates({ evr: process.env.EVR_CLI_BIN ?? join(ROOT, "target/release/evr"), games: 1, firstSeed: 101 }).filter((g) => g.viewer === "rebel");
+  const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+  await ctx.addInitScript(fakeSocket);
+  await ctx.addInitScript((code) => {
+    localStorage.setItem(`evr.token.${code}`, "bench-token");
+    localStorage.setItem("evr.lang", "en");
+    localStorage.setItem("evr.prefs", JSON.stringify({ motion: "off", sound: false }));
+  }, CODE);
+  const page = await ctx.newPage();
+  await page.goto(`http://127.0.0.1:${server.address().port}/r/${CODE}`);
+  await page.waitForFunction(() => window.__states?.hello === true);
+  const messages = gameMessages(game, room(CODE, { side: "random", mode: "full", spectators: "anyone_with_link" }, ["Maximiliana", "Bartholomew"]));
+  return { ctx, page, messages };
+}
+
+/** In page: hands each message to the client's socket, one every 120 ms. */
+async function play(messages) {
+  for (const m of messages) {
+    window.__states.socket.onmessage({ data: m });
+    await new Promise((ok) => setTimeout(ok, 120));
+  }
+}
+
+try {
+  if (MODE === "floor") {
+    const page = await browser.newPage({ viewport: { width: 1366, height: 768 } });
+    await page.setContent(`<body style="background:#0b0e17;color:#eef1f7"><p id="t">update</p></body>`);
+    const ms = await page.evaluate(async () => {
+      const painted = new Map();
+      new PerformanceObserver((l) => {
+        for (const e of l.getEntries()) painted.set(e.identifier, e.renderTime);
+      }).observe({ type: "element" });
+      const sent = [];
+      for (let i = 0; i < 150; i++) {
+        const t0 = performance.now();
+        document.getElementById("t").textContent = `update ${i}`;
+        const m = document.createElement("span");
+        m.textContent = "·";
+        m.setAttribute("elementtiming", `m${i}`);
+        m.style.cssText = "position:fixed;right:0;bottom:0;font-size:8px;color:#555";
+        document.body.append(m);
+        sent.push({ id: `m${i}`, t0 });
+        await new Promise((ok) => setTimeout(ok, 120));
+      }
+      await new Promise((ok) => setTimeout(ok, 500));
+      return sent.filter((s) => painted.has(s.id)).map((s) => painted.get(s.id) - s.t0);
+    });
+    const s = [...ms].sort((a, b) => a - b);
+    console.log(JSON.stringify({ mode: "floor", updates: s.length, p50_ms: Math.round(median(s) * 10) / 10, p95_ms: Math.round(s[Math.floor(s.length * 0.95)] * 10) / 10 }));
+  } else if (MODE === "layers") {
+    const { ctx, page, messages } = await tablePage();
+    await page.evaluate(play, messages.slice(0, Number(process.env.UPTO ?? 60)));
+    const cdp = await ctx.newCDPSession(page);
+    let layers = [];
+    cdp.on("LayerTree.layerTreeDidChange", (e) => {
+      if (e.layers) layers = e.layers;
+    });
+    await cdp.send("LayerTree.enable");
+    // a change of nothing visible, so that the layer tree is reported
+    await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+    await page.evaluate(() => {
+      document.body.style.outline = "1px solid transparent";
+    });
+    await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+    for (const l of layers.filter((l) => l.drawsContent).sort((a, b) => b.width * b.height - a.width * a.height)) {
+      let name = "";
+      if (l.backendNodeId) {
+        const d = await cdp.send("DOM.describeNode", { backendNodeId: l.backendNodeId }).catch(() => null);
+        if (d) name = `${d.node.nodeName} ${(d.node.attributes ?? []).join(" ").slice(0, 60)}`;
+      }
+      const why = await cdp.send("LayerTree.compositingReasons", { layerId: l.layerId }).catch(() => ({ compositingReasonIds: [] }));
+      const snap = await cdp.send("LayerTree.makeSnapshot", { layerId: l.layerId }).catch(() => null);
+      if (!snap) continue;
+      const { timings } = await cdp.send("LayerTree.profileSnapshot", { snapshotId: snap.snapshotId, minRepeatCount: 20 });
+      const { commandLog } = await cdp.send("LayerTree.snapshotCommandLog", { snapshotId: snap.snapshotId });
+      const cost = timings[0].map((_, i) => median(timings.map((t) => t[i]))); // seconds, per command
+      const top = commandLog.map((c, i) => [cost[i] ?? 0, c.method]).sort((a, b) => b[0] - a[0]).slice(0, 3);
+      console.log(
+        JSON.stringify({
+          layer: `${l.width}x${l.height} ${name}`.trim(),
+          why: why.compositingReasonIds,
+          repaints: l.paintCount,
+          replay_ms: Math.round(cost.reduce((a, b) => a + b, 0) * 1e5) / 100,
+          costliest: top.map(([t, m]) => `${m} ${Math.round(t * 1e5) / 100} ms`),
+        }),
+      );
+    }
+    await ctx.close();
+  } else if (MODE === "trace") {
+    const { ctx, page, messages } = await tablePage();
+    const cdp = await ctx.newCDPSession(page);
+    const events = [];
+    cdp.on("Tracing.dataCollected", (d) => events.push(...d.value));
+    const done = new Promise((ok) => cdp.once("Tracing.tracingComplete", ok));
+    await cdp.send("Tracing.start", { categories: "devtools.timeline,disabled-by-default-devtools.timeline", transferMode: "ReportEvents" });
+    await page.evaluate(play, messages);
+    await cdp.send("Tracing.end");
+    await done;
+    // each update is handled in a timer task of play(); what follows it up to its presented frame
+    const tasks = events.filter((e) => e.name === "TimerFire" && e.dur > 1500).sort((a, b) => a.ts - b.ts);
+    const rows = [];
+    for (const t of tasks) {
+      const after = events.filter((e) => e.ts >= t.ts && e.ts < t.ts + 80000).sort((a, b) => a.ts - b.ts);
+      const presented = after.find((e) => e.name === "AnimationFrame::Presentation");
+      const commit = after.find((e) => e.name === "Commit" && e.tid === t.tid);
+      if (!presented || !commit) continue;
+      const raster = after.filter((e) => e.name === "RasterTask" && e.ts < presented.ts);
+      rows.push({ task: t.dur, commit_end: commit.ts + commit.dur - t.ts, raster: raster.reduce((a, e) => a + e.dur, 0), presented: presented.ts - t.ts });
+    }
+    const m = (k) => Math.round(median(rows.map((r) => r[k])) / 100) / 10;
+    console.log(JSON.stringify({ mode: "trace", updates: rows.length, task_ms: m("task"), commit_end_ms: m("commit_end"), raster_ms: m("raster"), presented_ms: m("presented") }));
+    await ctx.close();
+  } else throw new Error(`unknown mode ${MODE}: floor, layers or trace`);
+} finally {
+  await browser.close();
+  server?.close();
+}
