@@ -69,3 +69,14 @@ export const ERROR_CODES: { readonly [C in ErrorCode]: ErrorCodeInfo } = {
   wait_for_located_strategy: { status: 422, fatal: false },
   strategy_not_available: { status: 422, fatal: false },
 };
+
+/** The codes after which the server closes the connection for good (`fatal`). */
+export const FATAL_CODES: readonly ErrorCode[] = [
+  "version_mismatch",
+  "hello_expected",
+  "room_not_found",
+  "bad_token",
+  "spectators_not_allowed",
+  "websocket_required",
+  "origin_not_allowed",
+];

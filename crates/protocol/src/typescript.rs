@@ -68,7 +68,15 @@ fn error_table() -> String {
             code.is_fatal()
         ));
     }
-    out.push_str("};\n");
+    out.push_str("};\n\n");
+    // the browser needs only which codes are fatal: the table above stays out of its download
+    // (only the tests read it)
+    out.push_str("/** The codes after which the server closes the connection for good (`fatal`). */\n");
+    out.push_str("export const FATAL_CODES: readonly ErrorCode[] = [\n");
+    for code in ErrorCode::all().filter(|c| c.is_fatal()) {
+        out.push_str(&format!("  \"{}\",\n", code.as_str()));
+    }
+    out.push_str("];\n");
     out
 }
 

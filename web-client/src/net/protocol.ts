@@ -2,7 +2,7 @@
 // WebSocket message both ways, the HTTP bodies, the error codes with their fatality, the protocol
 // constants. Never edit those files; regenerate them (proto/README.md).
 import type { ErrorCode } from "../../../proto/ts/ErrorCode";
-import { ERROR_CODES } from "../../../proto/ts/errorCodes";
+import { FATAL_CODES } from "../../../proto/ts/errorCodes";
 
 export type { Action } from "../../../proto/ts/Action";
 export type { ApiErrorBody } from "../../../proto/ts/ApiErrorBody";
@@ -69,15 +69,10 @@ export type LocalErrorCode =
 /** Every code a refusal or failure shown to the player can carry. */
 export type ClientErrorCode = ErrorCode | LocalErrorCode;
 
-/** A code of the protocol's table (false for a code of a newer server, or any other string). */
-function isErrorCode(code: string): code is ErrorCode {
-  return Object.hasOwn(ERROR_CODES, code);
-}
-
 /** The server closes the connection after this error and connecting again cannot succeed. A code
  *  this client does not know is not fatal: retrying is the safe default. */
 export function isFatal(code: string): boolean {
-  return isErrorCode(code) && ERROR_CODES[code].fatal;
+  return FATAL_CODES.includes(code as ErrorCode);
 }
 
 export const FACTIONS = ["rebel", "imperial"] as const;
