@@ -1,9 +1,10 @@
 // @vitest-environment happy-dom
-// Card movements: a card that leaves a play area stays a moment as a faceless ghost (no name: it
-// must not show a card after the view stopped showing it), then goes.
+// Card movements: a card that leaves a play area leaves its place empty (no name: it must not show a
+// card after the view stopped showing it) until a card is played there; the motion setting.
 import { render } from "preact";
 import { act } from "preact/test-utils";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Card } from "../src/net/protocol";
 import { setPref } from "../src/state/prefs";
 import { GameStore } from "../src/state/store";
 import { useCountTo } from "../src/ui/motion";
@@ -16,29 +17,31 @@ beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
 describe("card movements", () => {
-  it("a discarded card leaves a nameless ghost for 200 ms", () => {
-    const before = makeView();
-    before.imperial.play_area = [
-      { card: "Darth Vader", ready: true, value: 6 },
-      { card: "Recon 2", ready: true, value: 2 },
-    ];
-    const after = makeView();
-    after.imperial.play_area = [{ card: "Recon 2", ready: true, value: 2 }];
+  it("a discarded card leaves a nameless place that keeps its neighbours still; the next card played takes it", () => {
+    const area = (...cards: [string, boolean][]) => {
+      const v = makeView();
+      v.imperial.play_area = cards.map(([card, ready]) => ({ card: card as Card, ready, value: 2 }));
+      return v;
+    };
     const store = new GameStore();
-    store.apply(welcome(3, before));
+    store.apply(welcome(3, area(["Darth Vader", false], ["Recon 2", true])));
     act(() => render(<Table store={store} />, root()));
-    expect(root().querySelectorAll(".card-ghost").length).toBe(0);
-    act(() => store.apply(welcome(4, after)));
-    act(() => render(<Table store={store} />, root()));
-    const ghosts = [...root().querySelectorAll(".card-ghost")];
-    expect(ghosts.length).toBe(1);
-    expect(ghosts[0]!.textContent).toBe("");
-    expect(ghosts[0]!.getAttribute("aria-hidden")).toBe("true");
+    const row = () => [...root().querySelectorAll(".playarea.imperial .cards-row > li")];
+    expect(row().map((li) => li.className)).toEqual(["", ""]);
+    act(() => store.apply(welcome(4, area(["Recon 2", true]))));
+    const [hole, recon] = row();
+    expect(hole!.className).toBe("card-hole");
+    expect(hole!.textContent).toBe("");
+    expect(hole!.getAttribute("aria-hidden")).toBe("true");
+    // as wide as the card was: Darth Vader lay exhausted (sideways)
+    expect(hole!.querySelector(".card-slot")!.getAttribute("data-exhausted")).toBe("true");
+    expect(recon!.textContent).toContain("Recon 2");
     expect(root().textContent).not.toContain("Darth Vader");
-    act(() => {
-      vi.advanceTimersByTime(250);
-    });
-    expect(root().querySelectorAll(".card-ghost").length).toBe(0);
+    act(() => store.apply(welcome(5, area(["Recon 2", true], ["Military 4", true]))));
+    expect(row().map((li) => li.textContent?.slice(0, 12))).toEqual([
+      expect.stringContaining("Military 4"),
+      expect.stringContaining("Recon 2"),
+    ]);
   });
 });
 

@@ -138,16 +138,28 @@ describe("the round panel while the winner is not known", () => {
     expect(panel()).toContain("15 +2 Direct Assault = 17");
   });
 
-  it("on the table a choice comes before the round's result (its options on a laptop's first screen)", () => {
+  it("on the table the round's result comes before a choice, brief while the viewer's choice is open", () => {
     setLanguage("en");
     const store = new GameStore();
     store.apply(welcome(3, waitingView()));
     act(() => render(<Table store={store} />, root));
-    const side = [...root.querySelector(".board-side")!.children].map((e) => e.className);
-    const choice = side.findIndex((c) => c.includes("notice"));
-    const result = side.findIndex((c) => c.includes("dominance"));
-    expect(choice).toBeGreaterThan(-1);
-    expect(result).toBeGreaterThan(choice);
+    const side = () => [...root.querySelector(".board-side")!.children].map((e) => e.className);
+    // the other side's choice: a notice after the whole result (its going moves nothing)
+    expect(side().findIndex((c) => c.includes("notice"))).toBeGreaterThan(side().indexOf("panel dominance"));
+    expect(root.querySelector(".dominance")!.textContent).toContain(translate("en", "dominance.explain"));
+    // the viewer's own choice: under a brief result, the strategies turned up without their texts
+    const mine = { ...support, options: [{ kind: "play", play: false }] } as PendingView;
+    act(() => store.apply({ type: "update", seq: 4, changes: { pending: mine }, events: [] }));
+    const brief = side().findIndex((c) => c.includes("dominance brief"));
+    expect(brief).toBeGreaterThan(-1);
+    expect(side().findIndex((c) => c === "dialog")).toBeGreaterThan(brief);
+    const panel = root.querySelector(".dominance")!;
+    expect(panel.textContent).not.toContain(translate("en", "dominance.explain"));
+    expect(panel.querySelectorAll(".reveal-card .what")).toHaveLength(2);
+    expect(panel.querySelector(".reveal-card .does")).toBeNull();
+    expect(panel.querySelector(".sr-only > table.reveal")).not.toBeNull();
+    // shown again for the same round, the strategies are not turned up a second time
+    expect(panel.classList.contains("still")).toBe(true);
   });
 
   it("at the game's end (a claimed win) the undecided round says so, not who was choosing", () => {

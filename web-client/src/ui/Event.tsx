@@ -1,3 +1,5 @@
+import type { RefObject } from "preact";
+import { useEffect, useState } from "preact/hooks";
 import { EVENT_INFO } from "../data/cards";
 import { cardName, colon, effectText, eventName, sideName, strategyName, strategyText, t } from "../i18n";
 import type { PendingView, View } from "../net/protocol";
@@ -35,7 +37,8 @@ export function EventCard({ view }: { view: View }) {
       )}
       <p class="effect">{effectText(ev.effect)}</p>
       <p class="meta">
-        {t("table.round", { n: view.round })} · {t(`phase.${view.phase}`)}
+        {/* the phase last: its name's length changes twice a round, and moved what followed it */}
+        {t("table.round", { n: view.round })}
         {view.balance && (
           <>
             {" "}
@@ -50,6 +53,8 @@ export function EventCard({ view }: { view: View }) {
             {t("event.deck", { n: view.event_deck_size })}
           </>
         )}
+        {" · "}
+        {t(`phase.${view.phase}`)}
       </p>
       {view.known_next_events.length > 0 && (
         <p class="secret">
@@ -126,7 +131,7 @@ export function awardLines(o: DecidedRound): string[] {
 /** The reveal as a moment: both strategy cards turned face up together, each with what it does (a
  *  flip, the Imperial's a beat after the Rebel's; none under reduced motion). It stays as the head of
  *  the round's result: no timer decides what the screen shows. Screen readers read the table after it. */
-function RevealedStrategies({ o }: { o: RoundOutcome }) {
+function RevealedStrategies({ o, brief }: { o: RoundOutcome; brief: boolean }) {
   return (
     <div class="reveal-cards" aria-hidden="true">
       {FACTIONS.map((f, i) => {
@@ -135,7 +140,7 @@ function RevealedStrategies({ o }: { o: RoundOutcome }) {
           <div key={f} class={`reveal-card ${f}`}>
             <span class="who">{sideName(f)}</span>
             <strong class="what">{strategyName(s)}</strong>
-            {s && <span class="does">{strategyText(s)}</span>}
+            {s && !brief && <span class="does">{strategyText(s)}</span>}
           </div>
         );
       })}
@@ -145,51 +150,72 @@ function RevealedStrategies({ o }: { o: RoundOutcome }) {
 
 /** The Dominance panel of one round: what the reveal settled, and the result only once the engine
  *  has decided it (`roundOutcome`). `ended`: the game is over (a claimed win or a lost clock may
- *  end it while the round waits). */
+ *  end it while the round waits). `brief`: above the viewer's open choice, the strategies turned up
+ *  and the result without the rules' explanation, the strategies' texts and the table (read by
+ *  screen readers only; the totals above say the same), so that the choice fits under it. */
 export function RoundSummary({
   outcome: o,
   tutorial = false,
   ended = false,
+  brief = false,
+  flipped,
 }: {
   outcome: RoundOutcome;
   tutorial?: boolean;
   ended?: boolean;
+  brief?: boolean;
+  /** the last round whose reveal the table showed: a panel shown again for the same round (brief ⇄
+   *  full) does not turn its strategies up a second time */
+  flipped?: RefObject<number>;
 }) {
+  const [still] = useState(() => flipped?.current === o.round);
+  useEffect(() => {
+    if (flipped) flipped.current = o.round;
+  }, [flipped, o.round]);
   const decided = o.state === "decided" ? o : null;
   const awards = decided ? (tutorial ? [t("coach.noVp")] : awardLines(decided)) : [];
+  const reveal = (
+    <table class="reveal">
+      <caption class="sr-only">{t("dominance.revealed")}</caption>
+      <tbody>
+        {FACTIONS.map((f, i) => (
+          <tr key={f} class={f}>
+            <th scope="row">{sideName(f)}</th>
+            <td class="strategy-flip">{strategyName(o.strategies[i] ?? null)}</td>
+            <td>
+              {o.totals_at_reveal[i]}
+              {decided?.direct_assault[i] && (
+                <>
+                  {" "}
+                  {t("dominance.directAssault")} = {decided.totals[i]}
+                </>
+              )}
+            </td>
+            <td>
+              {decided?.bust[i] ? <strong class="bust">{t("table.bust")}</strong> : ""}
+              {!o.eligible[i] && <span class="muted"> ({t("dominance.notEligible")})</span>}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
   return (
-    <section class="panel dominance" aria-labelledby={`round-${o.round}`}>
+    <section
+      class={`panel dominance${brief ? " brief" : ""}${still ? " still" : ""}`}
+      aria-labelledby={`round-${o.round}`}
+    >
       <h3 id={`round-${o.round}`}>
         {t("dominance.title")} · {t("table.round", { n: o.round })} ·{" "}
         {t("dominance.event", { event: eventName(o.event), objective: o.objective })}
       </h3>
-      {!tutorial && <p class="small muted dominance-explain">{t("dominance.explain")}</p>}
-      {!tutorial && <RevealedStrategies o={o} />}
-      <table class="reveal">
-        <caption class="sr-only">{t("dominance.revealed")}</caption>
-        <tbody>
-          {FACTIONS.map((f, i) => (
-            <tr key={f} class={f}>
-              <th scope="row">{sideName(f)}</th>
-              <td class="strategy-flip">{strategyName(o.strategies[i] ?? null)}</td>
-              <td>
-                {o.totals_at_reveal[i]}
-                {decided?.direct_assault[i] && (
-                  <>
-                    {" "}
-                    {t("dominance.directAssault")} = {decided.totals[i]}
-                  </>
-                )}
-              </td>
-              <td>
-                {decided?.bust[i] ? <strong class="bust">{t("table.bust")}</strong> : ""}
-                {!o.eligible[i] && <span class="muted"> ({t("dominance.notEligible")})</span>}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      <p class="big">{resultLine(o, ended)}</p>
+      {!tutorial && !brief && <p class="small muted dominance-explain">{t("dominance.explain")}</p>}
+      {!tutorial && <RevealedStrategies o={o} brief={brief} />}
+      {/* brief: for screen readers only, in a box that clips it (a table ignores its own clipping
+          and widened a phone's page) */}
+      {brief ? <div class="sr-only">{reveal}</div> : reveal}
+      {/* brief, undecided: the choice under it is what the round waits for */}
+      {(decided || !brief) && <p class="big">{resultLine(o, ended)}</p>}
       {awards.length > 0 && (
         <ul class="award">
           {awards.map((line) => (

@@ -54,14 +54,24 @@ export function PendingPanel({ store }: { store: GameStore }) {
   const sel = pendingSelection.value;
   const setSel = (k: string | null) => (pendingSelection.value = k);
   const ref = useRef<HTMLDivElement>(null);
+  const shownStep = useRef("");
   const stepKey = p ? JSON.stringify(p.step) + JSON.stringify(p.source) + store.seq.value : "";
 
-  // On a desktop the dialog sits under the event and the totals in the table's side column, which
-  // scrolls: a new choice is scrolled into the column's view, whole, before the frame that shows it.
+  // On a desktop the dialog sits under the event, the totals and the round's result in the table's
+  // side column, which scrolls: a new choice is scrolled into the column's view, whole, before the
+  // frame that shows it — and again whenever what is above it changed its place (another language,
+  // a result that grew), checked at each render while it is open.
   useLayoutEffect(() => {
     const desktop = typeof matchMedia === "function" && matchMedia("(min-width: 901px)").matches;
-    if (options.length > 0 && desktop) ref.current?.scrollIntoView?.({ block: "nearest" });
-  }, [stepKey]);
+    const el = ref.current;
+    if (options.length === 0 || !desktop || !el) return;
+    const fresh = shownStep.current !== stepKey;
+    shownStep.current = stepKey;
+    const box = el.getBoundingClientRect();
+    const column = el.parentElement?.getBoundingClientRect();
+    const out = !column || box.bottom > column.bottom + 0.5 || box.top < column.top - 0.5;
+    if (fresh || out) el.scrollIntoView?.({ block: "nearest" });
+  });
   useEffect(() => {
     setSel(null);
     if (options.length > 0) ref.current?.querySelector<HTMLElement>("input, .pair-btn")?.focus();

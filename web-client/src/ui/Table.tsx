@@ -9,9 +9,10 @@ import { Coach } from "./Coach";
 import { Counts } from "./Counts";
 import { EventCard, RoundSummary } from "./Event";
 import { useRowFit } from "./fitRow";
-import { useCountTo, useLeavingCards } from "./motion";
+import { useCountTo } from "./motion";
 import { PendingPanel } from "./PendingPanel";
 import { slotText } from "./Planning";
+import { useRowPlaces } from "./rowPlaces";
 import { pendingSelection } from "./selection";
 import { useCardTravel } from "./travel";
 import { PlayerName, useBottomBarRoom } from "./widgets";
@@ -26,6 +27,8 @@ export function Table({ store, ended }: { store: GameStore; ended?: boolean }) {
   const bottom = store.bottom.value;
   const top = otherFaction(bottom);
   const current = roundOutcome(view, view.round);
+  const choosing = !ended && myAnswers(view, store.role.value).length > 0;
+  const flipped = useRef(0);
   return (
     <div class="board table">
       <div class="board-main">
@@ -37,15 +40,25 @@ export function Table({ store, ended }: { store: GameStore; ended?: boolean }) {
       </div>
       {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region with nothing focusable in it must take the keyboard's focus to scroll (axe: scrollable-region-focusable) */}
       <aside class="board-side" aria-label={t("event.title")} tabIndex={0}>
-        {/* the event and the totals first: a choice opening and closing below them moves neither
-            (layout shift); PendingPanel brings its dialog into the column's view; the round's result
-            last, so that a choice stays near the top of the first screen while it is open (under
-            the result, a Dominance choice's options fell below a laptop's screen) */}
+        {/* the event and the totals first, the round's result, then a choice: a choice opening
+            and closing below them moves none of them (layout shift), nor does its notice going;
+            PendingPanel brings its dialog into the column's view. While the viewer's choice is
+            open the result is brief (a new element: nothing in it moves), so that the choice fits
+            one laptop screen under it and the player sees the reveal beside what it gave them. */}
         <EventCard view={view} />
         <Totals view={view} />
         {!ended && <Coach view={view} store={store} />}
+        {current && (
+          <RoundSummary
+            key={choosing ? "brief" : "full"}
+            outcome={current}
+            tutorial={view.mode === "tutorial"}
+            ended={ended}
+            brief={choosing}
+            flipped={flipped}
+          />
+        )}
         {!ended && <PendingPanel store={store} />}
-        {current && <RoundSummary outcome={current} tutorial={view.mode === "tutorial"} ended={ended} />}
       </aside>
     </div>
   );
@@ -76,11 +89,15 @@ function Meter(props: { f: Faction; s: NonNullable<ReturnType<typeof meterTotal>
         <span class="fill" style={{ width: `${(Math.min(s.total, scale) / scale) * 100}%` }} />
         <span class="goal" style={{ left: `${(objective / scale) * 100}%` }} />
       </span>
-      <span class="num">
-        {t("table.totalOf", { total, objective })}
-        {s.directAssault && <> ({t("dominance.directAssault")})</>}
-        {s.bust && <strong class="bust"> {t("table.bust")}</strong>}
-      </span>
+      <span class="num">{t("table.totalOf", { total, objective })}</span>
+      {/* over the bar's end, not beside the number: the bar and the number keep their places
+          when the reveal adds a Direct Assault or a bust (it moved both: layout shift) */}
+      {(s.directAssault || s.bust) && (
+        <span class="note">
+          {s.directAssault && t("dominance.directAssault")}
+          {s.bust && <strong class="bust"> {t("table.bust")}</strong>}
+        </span>
+      )}
     </div>
   );
 }
@@ -94,8 +111,10 @@ function PlayerStrip({ view, f, store }: { view: View; f: Faction; store: GameSt
   const passed = view.phase === "struggle" && view.last_action_was_pass && view.turn === otherFaction(f);
   // What only this player sees is marked once, on the first such line: the chosen strategy before
   // the reveal, the top of the deck, the characters (a badge on each line read as noise)
+  // The strategy's line is marked (dashed) while its choice is secret, but the badge is never its own:
+  // at the reveal the badge went to the next line, and both moved (layout shift).
   const secretStrategy = mine && p.strategy.state === "known" && !view.rounds.some((r) => r.round === view.round);
-  const firstSecret = !mine ? null : secretStrategy ? "strategy" : p.deck_top ? "deck" : p.characters ? "chars" : null;
+  const firstSecret = !mine ? null : p.deck_top ? "deck" : p.characters ? "chars" : null;
   const onlyYou = (line: string) =>
     firstSecret === line && (
       <>
@@ -123,8 +142,7 @@ function PlayerStrip({ view, f, store }: { view: View; f: Faction; store: GameSt
         <Counts p={p} tutorial={view.mode === "tutorial"} shuffles={shuffles} />
       </div>
       {view.mode !== "tutorial" && (
-        <p class={`small${secretStrategy ? " secret" : ""}`}>
-          {onlyYou("strategy")}
+        <p class={`small${mine ? " slot-line" : ""}${secretStrategy ? " secret" : ""}`}>
           <StrategySlotCard p={p} />
           {slotText(p)}
           {p.used_strategies.length > 0 && (
@@ -215,14 +233,12 @@ function PlayArea({ view, f, store, ended }: { view: View; f: Faction; store: Ga
   const byCard = ended ? new Map() : store.legalCards.value;
   const mine = store.me.value === f;
   const busy = store.busy.value;
-  const leaving = useLeavingCards(p.play_area.map((c) => c.card));
+  const places = useRowPlaces(p.play_area);
   const row = useRef<HTMLUListElement>(null);
-  const sideways = p.play_area.filter((c) => !c.ready).length;
   // sized for the event's capacity from the first card on: the cards do not shrink as the area fills
   // (each card played moved every card of its row: layout shift)
-  const slots = Math.max(p.play_area.length - sideways + leaving.length, (view.event?.capacity ?? 0) - sideways);
-  const shown = p.play_area.length > 0 || leaving.length > 0;
-  useRowFit(row, slots, sideways, shown);
+  const shown = places.length > 0;
+  useRowFit(row, Math.max(places.length, view.event?.capacity ?? 0), shown);
   useCardTravel(row, f, p);
   return (
     <section class={`playarea ${f}`} aria-label={t("table.playArea", { side: sideName(f) })}>
@@ -233,7 +249,15 @@ function PlayArea({ view, f, store, ended }: { view: View; f: Faction; store: Ga
         <p class="muted empty">{t("table.emptyArea")}</p>
       ) : (
         <ul class="cards-row" role="list" ref={row}>
-          {p.play_area.map((c) => {
+          {places.map((place) => {
+            // a discarded card's place, empty until a card is played into it (rowPlaces.ts)
+            if (place.hole)
+              return (
+                <li key={`hole-${place.card}`} class="card-hole" aria-hidden="true">
+                  <div class="card-slot" data-exhausted={place.sideways ? "true" : undefined} />
+                </li>
+              );
+            const c = p.play_area.find((x) => x.card === place.card)!;
             const acts = mine ? byCard.get(c.card) : undefined;
             const key = refKey({ owner: f, card: c.card });
             const option = targets.has(key) ? optionForCard(myAnswers(view, store.role.value), key) : null;
@@ -284,9 +308,6 @@ function PlayArea({ view, f, store, ended }: { view: View; f: Faction; store: Ga
               </li>
             );
           })}
-          {leaving.map((c) => (
-            <li key={`gone-${c}`} class={`card-ghost ${f}`} aria-hidden="true" />
-          ))}
         </ul>
       )}
     </section>
