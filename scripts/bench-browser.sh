@@ -3,7 +3,7 @@
 # shows it, and the layout shift during whole games, in Debian's chromium (tests/e2e/bench-frames.mjs
 # says how). Figures in BENCHMARKS.md. Not part of the test suite: a benchmark, run on a quiet machine.
 #
-#   bash scripts/bench-browser.sh [--games N] [--first-seed S] [--pace-ms MS]
+#   bash scripts/bench-browser.sh [--games N] [--first-seed S] [--pace-ms MS] [--seat rebel|imperial]
 #
 # Builds what is missing (web-client/dist, the `evr` CLI), installs tests/e2e's npm packages and, if
 # needed, Debian's chromium.

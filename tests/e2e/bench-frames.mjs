@@ -4,7 +4,7 @@
 //
 // Debian's chromium shows web-client/dist (served as the server serves it) at 1366×768 with the
 // table's animations off; its WebSocket is the benchmark's (statecheck.mjs, fakeSocket), which plays
-// whole random games of the real engine (`evr views`, the Rebel seat's messages) into it, one update
+// whole random games of the real engine (`evr views`, the Rebel seat's messages, or the Imperial's with `--seat imperial`) into it, one update
 // every PACE_MS like moves at a brisk human pace. For each update:
 //   - latency: from the moment the message is handed to the page's socket to the paint of the frame
 //     that shows it, as the browser reports that paint: a one-character marker element with the
@@ -17,7 +17,7 @@
 //     as it does for a player: the table changing because you played is not a shift under you.
 // Prints one JSON line per game and a summary line: p50, p95, max latency (ms) and the largest CLS.
 //
-//   node bench-frames.mjs [--games N] [--first-seed S] [--pace-ms MS]
+//   node bench-frames.mjs [--games N] [--first-seed S] [--pace-ms MS] [--seat rebel|imperial]
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
@@ -34,6 +34,8 @@ const arg = (name, dflt) => {
 const GAMES = arg("--games", 5);
 const FIRST_SEED = arg("--first-seed", 101);
 const PACE_MS = arg("--pace-ms", 120);
+const SEAT = process.argv.includes("--seat") ? process.argv[process.argv.indexOf("--seat") + 1] : "rebel";
+if (SEAT !== "rebel" && SEAT !== "imperial") throw new Error(`--seat rebel|imperial, not ${SEAT}`);
 const CODE = "BENCH234";
 
 /** In page: starts watching the page's layout shifts and the markers' paints (window.__bench). */
@@ -90,7 +92,9 @@ function actor(update) {
   const e = update.events[0];
   if (!e) return null;
   if (e.by) return e.by;
-  if (e.type === "strategy_chosen") return e.chooser === "owner" ? e.target : null;
+  // Infiltration: the opponent of the strategy's owner chose it (a strategy drawn at random is nobody's move)
+  if (e.type === "strategy_chosen")
+    return e.chooser === "owner" ? e.target : e.chooser === "opponent" ? (e.target === "rebel" ? "imperial" : "rebel") : null;
   return e.faction ?? null;
 }
 
@@ -124,7 +128,7 @@ const quantile = (xs, q) => {
   return s[Math.min(s.length - 1, Math.floor(q * s.length))];
 };
 
-const games = pickStates({ evr: process.env.EVR_CLI_BIN ?? join(ROOT, "target/release/evr"), games: GAMES, firstSeed: FIRST_SEED }).filter((g) => g.viewer === "rebel");
+const games = pickStates({ evr: process.env.EVR_CLI_BIN ?? join(ROOT, "target/release/evr"), games: GAMES, firstSeed: FIRST_SEED }).filter((g) => g.viewer === SEAT);
 const server = await serveDist(resolve(process.env.EVR_LAYOUT_DIST ?? join(ROOT, "web-client/dist")));
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" });
 const all = [];
