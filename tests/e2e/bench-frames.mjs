@@ -21,9 +21,9 @@
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { benchTablePage } from "./bench-page.mjs";
 import { serveDist } from "./serve-dist.mjs";
-import { gameMessages, pickStates, room } from "./states.mjs";
-import { fakeSocket } from "./statecheck.mjs";
+import { pickStates } from "./states.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, "../..");
@@ -36,7 +36,6 @@ const FIRST_SEED = arg("--first-seed", 101);
 const PACE_MS = arg("--pace-ms", 120);
 const SEAT = process.argv.includes("--seat") ? process.argv[process.argv.indexOf("--seat") + 1] : "rebel";
 if (SEAT !== "rebel" && SEAT !== "imperial") throw new Error(`--seat rebel|imperial, not ${SEAT}`);
-const CODE = "BENCH234";
 
 /** In page: starts watching the page's layout shifts and the markers' paints (window.__bench). */
 function observe() {
@@ -136,17 +135,7 @@ let worstCls = 0;
 let worstSum = 0;
 try {
   for (const game of games) {
-    const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
-    await ctx.addInitScript(fakeSocket);
-    await ctx.addInitScript((code) => {
-      localStorage.setItem(`evr.token.${code}`, "bench-token");
-      localStorage.setItem("evr.lang", "en");
-      localStorage.setItem("evr.prefs", JSON.stringify({ motion: "off", sound: false }));
-    }, CODE);
-    const page = await ctx.newPage();
-    await page.goto(`http://127.0.0.1:${server.address().port}/r/${CODE}`);
-    await page.waitForFunction(() => window.__states?.hello === true);
-    const messages = gameMessages(game, room(CODE, { side: "random", mode: "full", spectators: "anyone_with_link" }, ["Maximiliana", "Bartholomew"]));
+    const { ctx, page, messages } = await benchTablePage(browser, server, game);
     const r = await playGame(page, game, messages, PACE_MS);
     await ctx.close();
     all.push(...r.latencies);

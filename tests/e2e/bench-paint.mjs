@@ -15,13 +15,12 @@
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { benchTablePage } from "./bench-page.mjs";
 import { serveDist } from "./serve-dist.mjs";
-import { gameMessages, pickStates, room } from "./states.mjs";
-import { fakeSocket } from "./statecheck.mjs";
+import { pickStates } from "./states.mjs";
 
 const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 const MODE = process.argv[2] ?? "floor";
-const CODE = "BENCH234";
 const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" });
 const server = MODE === "floor" ? null : await serveDist(resolve(process.env.EVR_LAYOUT_DIST ?? join(ROOT, "web-client/dist")));
@@ -29,18 +28,7 @@ const server = MODE === "floor" ? null : await serveDist(resolve(process.env.EVR
 /** A page of the table showing seed 101's game as the Rebel sees it, and its messages. */
 async function tablePage() {
   const [game] = pickStates({ evr: process.env.EVR_CLI_BIN ?? join(ROOT, "target/release/evr"), games: 1, firstSeed: 101 }).filter((g) => g.viewer === "rebel");
-  const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
-  await ctx.addInitScript(fakeSocket);
-  await ctx.addInitScript((code) => {
-    localStorage.setItem(`evr.token.${code}`, "bench-token");
-    localStorage.setItem("evr.lang", "en");
-    localStorage.setItem("evr.prefs", JSON.stringify({ motion: "off", sound: false }));
-  }, CODE);
-  const page = await ctx.newPage();
-  await page.goto(`http://127.0.0.1:${server.address().port}/r/${CODE}`);
-  await page.waitForFunction(() => window.__states?.hello === true);
-  const messages = gameMessages(game, room(CODE, { side: "random", mode: "full", spectators: "anyone_with_link" }, ["Maximiliana", "Bartholomew"]));
-  return { ctx, page, messages };
+  return benchTablePage(browser, server, game);
 }
 
 /** In page: hands each message to the client's socket, one every 120 ms. */

@@ -1,0 +1,23 @@
+// The table page the browser benchmarks drive (bench-frames.mjs, bench-paint.mjs): the built client
+// at 1366×768 with animations off, its WebSocket the benchmarks' (statecheck.mjs, fakeSocket), and
+// the messages of one engine game for it to play.
+import { gameMessages, room } from "./states.mjs";
+import { fakeSocket } from "./statecheck.mjs";
+
+const CODE = "BENCH234";
+
+/** A new page of `browser` showing the room served by `server`, ready for `game`'s messages. */
+export async function benchTablePage(browser, server, game) {
+  const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
+  await ctx.addInitScript(fakeSocket);
+  await ctx.addInitScript((code) => {
+    localStorage.setItem(`evr.token.${code}`, "bench-token");
+    localStorage.setItem("evr.lang", "en");
+    localStorage.setItem("evr.prefs", JSON.stringify({ motion: "off", sound: false }));
+  }, CODE);
+  const page = await ctx.newPage();
+  await page.goto(`http://127.0.0.1:${server.address().port}/r/${CODE}`);
+  await page.waitForFunction(() => window.__states?.hello === true);
+  const messages = gameMessages(game, room(CODE, { side: "random", mode: "full", spectators: "anyone_with_link" }, ["Maximiliana", "Bartholomew"]));
+  return { ctx, page, messages };
+}
