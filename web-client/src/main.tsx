@@ -4,8 +4,13 @@ import { defaultStorage } from "./net/env";
 import { loadPrefs } from "./state/prefs";
 import { App } from "./ui/App";
 import { startMotionPref } from "./ui/motion";
-import "./ui/styles.css";
-import "./ui/moments.css";
+// the style sheets, in this order (the browser reads them as one sheet; each begins by saying what it holds)
+import "./ui/styles/base.css";
+import "./ui/styles/cards.css";
+import "./ui/styles/table.css";
+import "./ui/styles/panels.css";
+import "./ui/styles/pages.css";
+import "./ui/styles/moments.css";
 
 loadPrefs(defaultStorage());
 startMotionPref();

@@ -5,8 +5,8 @@ import { useLayoutEffect } from "preact/hooks";
  *  turn line) below a 1366×768 screen in ordinary games. Instead of wrapping, the row's cards shrink
  *  together to the row's width — and grow, up to MAX_SCALE, while it has room, so that a card's name
  *  and power read at a glance: this module computes the factor and writes it as `--s` on the row,
- *  which styles.css uses for the cards' size, type and gaps (only above 900 px: a phone's row scrolls
- *  sideways). The widths below are styles.css's, at scale 1. */
+ *  which styles/table.css uses for the cards' size, type and gaps (only above 900 px: a phone's row scrolls
+ *  sideways). The widths below are styles/cards.css's and table.css's, at scale 1. */
 const SLOT_PX = 112;
 const GAP_REM = 0.6;
 /** the row's inline padding (1rem each side: a first or last card lying sideways reaches past its
@@ -21,7 +21,7 @@ export const MAX_SCALE = 1.3;
 const TIGHT_SCALE = 0.8;
 
 /** The gap between two slots at scale 1, in px: the usual 0.6rem, or more where a card lying
- *  sideways is wider than its slot (`lie`, styles.css' --lie: on a tall screen a sideways card is
+ *  sideways is wider than its slot (`lie`, table.css' --lie: on a tall screen a sideways card is
  *  134 px wide in a 112 px slot). Every card has the same slot whichever way it lies, so that a
  *  card turning sideways or back moves none of the others (layout shift) and the factor with it. */
 const gapAt1 = (rem: number, lie: number) => Math.max(GAP_REM * rem, lie);
