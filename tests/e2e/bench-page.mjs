@@ -1,6 +1,7 @@
 // The table page the browser benchmarks drive (bench-frames.mjs, bench-paint.mjs): the built client
 // at 1366×768 with animations off, its WebSocket the benchmarks' (statecheck.mjs, fakeSocket), and
-// the messages of one engine game for it to play.
+// the messages of one engine game for it to play. EVR_BENCH_CSS: a style sheet added to the page, to
+// measure what a style costs (e.g. `body::before{display:none}`: the table without its sky's layer).
 import { gameMessages, room } from "./states.mjs";
 import { fakeSocket } from "./statecheck.mjs";
 
@@ -18,6 +19,7 @@ export async function benchTablePage(browser, server, game) {
   const page = await ctx.newPage();
   await page.goto(`http://127.0.0.1:${server.address().port}/r/${CODE}`);
   await page.waitForFunction(() => window.__states?.hello === true);
+  if (process.env.EVR_BENCH_CSS) await page.addStyleTag({ content: process.env.EVR_BENCH_CSS });
   const messages = gameMessages(game, room(CODE, { side: "random", mode: "full", spectators: "anyone_with_link" }, ["Maximiliana", "Bartholomew"]));
   return { ctx, page, messages };
 }

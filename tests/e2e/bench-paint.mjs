@@ -8,7 +8,9 @@
 //                                 composited layer, why it is one, and what replaying its drawing
 //                                 costs (LayerTree.profileSnapshot), with its costliest commands
 //   node bench-paint.mjs trace    one whole game (seed 101) under Chromium's trace: per update, the
-//                                 medians of the handling task, commit, raster and presentation
+//                                 medians of the handling task, its main frame, the tiles rastered
+//                                 and the compositor's drawing (its quads), then the same for a
+//                                 change of one line of the table's text
 //
 // Uses web-client/dist (EVR_LAYOUT_DIST for another build) and target/release/evr, as
 // bench-frames.mjs does (scripts/bench-browser.sh builds them).
@@ -35,6 +37,19 @@ async function tablePage() {
 async function play(messages) {
   for (const m of messages) {
     window.__states.socket.onmessage({ data: m });
+    console.timeStamp("update"); // marks the task in a trace
+    await new Promise((ok) => setTimeout(ok, 120));
+  }
+}
+
+/** In page: changes the action bar's line `n` times, one every 120 ms (after the game: a change that
+ *  damages a few tiles, for comparison). */
+async function oneLine(n) {
+  await new Promise((ok) => setTimeout(ok, 600));
+  const line = document.querySelector(".actionbar .bar-text") ?? document.body;
+  for (let i = 0; i < n; i++) {
+    line.textContent = `line ${i}`;
+    console.timeStamp("line");
     await new Promise((ok) => setTimeout(ok, 120));
   }
 }
@@ -105,28 +120,43 @@ try {
     }
     await ctx.close();
   } else if (MODE === "trace") {
+    // Per update, from the trace: the task that handles it, its main frame (style, layout, paint,
+    // commit), the tiles rastered for it and the display compositor's drawing of the frame (software:
+    // every quad inside the frame's damage, a single rectangle). Then the same figures for a change of
+    // one line of the table's text (the action bar's), which damages a few tiles only.
     const { ctx, page, messages } = await tablePage();
     const cdp = await ctx.newCDPSession(page);
     const events = [];
     cdp.on("Tracing.dataCollected", (d) => events.push(...d.value));
     const done = new Promise((ok) => cdp.once("Tracing.tracingComplete", ok));
-    await cdp.send("Tracing.start", { categories: "devtools.timeline,disabled-by-default-devtools.timeline", transferMode: "ReportEvents" });
+    await cdp.send("Tracing.start", { transferMode: "ReportEvents", traceConfig: { includedCategories: ["devtools.timeline", "cc", "viz"] } });
     await page.evaluate(play, messages);
+    await page.evaluate(oneLine, 30);
     await cdp.send("Tracing.end");
     await done;
-    // each update is handled in a timer task of play(); what follows it up to its presented frame
-    const tasks = events.filter((e) => e.name === "TimerFire" && e.dur > 1500).sort((a, b) => a.ts - b.ts);
-    const rows = [];
-    for (const t of tasks) {
-      const after = events.filter((e) => e.ts >= t.ts && e.ts < t.ts + 80000).sort((a, b) => a.ts - b.ts);
-      const presented = after.find((e) => e.name === "AnimationFrame::Presentation");
-      const commit = after.find((e) => e.name === "Commit" && e.tid === t.tid);
-      if (!presented || !commit) continue;
-      const raster = after.filter((e) => e.name === "RasterTask" && e.ts < presented.ts);
-      rows.push({ task: t.dur, commit_end: commit.ts + commit.dur - t.ts, raster: raster.reduce((a, e) => a + e.dur, 0), presented: presented.ts - t.ts });
-    }
-    const m = (k) => Math.round(median(rows.map((r) => r[k])) / 100) / 10;
-    console.log(JSON.stringify({ mode: "trace", updates: rows.length, task_ms: m("task"), commit_end_ms: m("commit_end"), raster_ms: m("raster"), presented_ms: m("presented") }));
+    // each update (each one-line change) is the timer task of play() (oneLine()) that stamped it; what
+    // follows it within 60 ms (the next comes 120 ms later) is its frame
+    const tasks = events.filter((e) => e.name === "TimerFire");
+    const stamped = (label) =>
+      events
+        .filter((e) => e.name === "TimeStamp" && e.args?.data?.message === label)
+        .map((st) => tasks.find((t) => t.ts <= st.ts && st.ts <= t.ts + t.dur))
+        .filter(Boolean);
+    const updates = stamped("update");
+    const lines = stamped("line");
+    const within = (t, name) => events.filter((e) => e.ph === "X" && e.name === name && e.ts >= t.ts && e.ts < t.ts + 60000);
+    const ms = (xs) => xs.reduce((a, e) => a + e.dur, 0) / 1000;
+    const row = (t) => ({
+      task: t.dur / 1000,
+      main_frame: ms(within(t, "ProxyMain::BeginMainFrame")),
+      raster: ms(within(t, "RasterTask")),
+      tiles: within(t, "RasterTask").length,
+      draw: ms(within(t, "Display::DrawAndSwap")),
+      quads: within(t, "SoftwareRenderer::DoDrawQuad").length,
+    });
+    const summary = (rows) => Object.fromEntries(Object.keys(rows[0]).map((k) => [k, Math.round(median(rows.map((r) => r[k])) * 10) / 10]));
+    console.log(JSON.stringify({ mode: "trace", what: "an update", n: updates.length, ...summary(updates.map(row)) }));
+    console.log(JSON.stringify({ mode: "trace", what: "one line changed", n: lines.length, ...summary(lines.map(row)) }));
     await ctx.close();
   } else throw new Error(`unknown mode ${MODE}: floor, layers or trace`);
 } finally {
