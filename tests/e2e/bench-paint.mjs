@@ -146,14 +146,17 @@ try {
     const lines = stamped("line");
     const within = (t, name) => events.filter((e) => e.ph === "X" && e.name === name && e.ts >= t.ts && e.ts < t.ts + 60000);
     const ms = (xs) => xs.reduce((a, e) => a + e.dur, 0) / 1000;
-    const row = (t) => ({
-      task: t.dur / 1000,
-      main_frame: ms(within(t, "ProxyMain::BeginMainFrame")),
-      raster: ms(within(t, "RasterTask")),
-      tiles: within(t, "RasterTask").length,
-      draw: ms(within(t, "Display::DrawAndSwap")),
-      quads: within(t, "SoftwareRenderer::DoDrawQuad").length,
-    });
+    const row = (t) => {
+      const raster = within(t, "RasterTask");
+      return {
+        task: t.dur / 1000,
+        main_frame: ms(within(t, "ProxyMain::BeginMainFrame")),
+        raster: ms(raster),
+        tiles: raster.length,
+        draw: ms(within(t, "Display::DrawAndSwap")),
+        quads: within(t, "SoftwareRenderer::DoDrawQuad").length,
+      };
+    };
     const summary = (rows) => Object.fromEntries(Object.keys(rows[0]).map((k) => [k, Math.round(median(rows.map((r) => r[k])) * 10) / 10]));
     console.log(JSON.stringify({ mode: "trace", what: "an update", n: updates.length, ...summary(updates.map(row)) }));
     console.log(JSON.stringify({ mode: "trace", what: "one line changed", n: lines.length, ...summary(lines.map(row)) }));

@@ -5,8 +5,8 @@ import { useLayoutEffect } from "preact/hooks";
  *  turn line) below a 1366×768 screen in ordinary games. Instead of wrapping, the row's cards shrink
  *  together to the row's width — and grow, up to MAX_SCALE, while it has room, so that a card's name
  *  and power read at a glance: this module computes the factor and writes it as `--s` on the row,
- *  which styles/table.css uses for the cards' size, type and gaps (only above 900 px: a phone's row scrolls
- *  sideways). The widths below are styles/cards.css's and table.css's, at scale 1. */
+ *  which styles/table.css uses for the cards' size, type and gaps (only above 900 px: a phone's row
+ *  scrolls sideways). The widths below are styles/cards.css's and table.css's, at scale 1. */
 const SLOT_PX = 112;
 const GAP_REM = 0.6;
 /** the row's inline padding (1rem each side: a first or last card lying sideways reaches past its
