@@ -21,7 +21,7 @@
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
-import { benchTablePage } from "./bench-page.mjs";
+import { benchTablePage, MARKER_STYLE } from "./bench-page.mjs";
 import { serveDist } from "./serve-dist.mjs";
 import { pickStates } from "./states.mjs";
 
@@ -63,13 +63,13 @@ function observe() {
 
 /** In page: hands message `i` to the client's socket, and adds the marker painted in the first frame
  *  after the client handled it. */
-function deliver({ i, message }) {
+function deliver({ i, message, style }) {
   const t0 = performance.now();
   window.__states.socket.onmessage({ data: message });
   const marker = document.createElement("span");
   marker.textContent = "·";
   marker.setAttribute("elementtiming", `m${i}`);
-  marker.style.cssText = "position:fixed;right:0;bottom:0;font-size:8px;color:#0f1420;pointer-events:none";
+  marker.style.cssText = style;
   document.body.append(marker);
   window.__bench.sent.push({ id: `m${i}`, t0, marker, first: i === 0 });
 }
@@ -116,7 +116,7 @@ async function playGame(page, game, messages, pace) {
       await page.keyboard.press("Shift");
       input = Date.now();
     } else await sleep(input + AFTER_INPUT_MS - Date.now());
-    await page.evaluate(deliver, { i, message: messages[i] });
+    await page.evaluate(deliver, { i, message: messages[i], style: MARKER_STYLE });
     await sleep(pace - (Date.now() - started));
   }
   return page.evaluate(results);

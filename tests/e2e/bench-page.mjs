@@ -7,6 +7,14 @@ import { fakeSocket } from "./statecheck.mjs";
 
 const CODE = "BENCH234";
 
+/** The style of the one-character marker whose paint the benchmarks time (Element Timing): in the
+ *  top-left corner, over everything. In the bottom-right corner, where it was until stop 39, Chromium
+ *  did not report it for a frame in which it was the only text painted or the only text beside a
+ *  change of the sticky action bar (an update that changes only the closed log, e.g. the opponent
+ *  looking at their deck): it was reported with the next update's frame, ~140 ms late, seven times in
+ *  seeds 101–103. In this corner every marker is reported with the frame that paints it. */
+export const MARKER_STYLE = "position:fixed;left:0;top:0;z-index:2147483647;font-size:8px;color:#0f1420;pointer-events:none";
+
 /** A new page of `browser` showing the room served by `server`, ready for `game`'s messages. */
 export async function benchTablePage(browser, server, game) {
   const ctx = await browser.newContext({ viewport: { width: 1366, height: 768 } });
