@@ -30,10 +30,20 @@ pub fn new_room_code() -> Result<String, std::io::Error> {
     Ok(bytes.iter().map(|b| CODE_ALPHABET[(b & 31) as usize] as char).collect())
 }
 
-/// The room code a person meant by `typed` (any case, with or without the group separator and
-/// spaces, O for 0, I or L for 1), or `None` if it cannot be a room code. Checked before any lookup.
+/// The room code a person meant by `typed` (any case, with or without the group separator, O for
+/// 0, I or L for 1), or `None` if it cannot be a room code. Checked before any lookup.
+///
+/// Only letters, digits and `-` are read: the front door (`docker/haproxy.cfg`) sends a room's
+/// requests to one node by hashing the code as this function writes it, decoding the path and
+/// then doing what this does to those characters; a spelling it would hash otherwise (a space, a
+/// character of another script) reached another node, which took the room over and sent its
+/// players reconnecting. The web client reads what people type (spaces too) before it builds an
+/// address (`web-client/src/net/roomCode.ts`).
 pub fn canonical_room_code(typed: &str) -> Option<String> {
-    let kept: String = typed.chars().filter(|c| *c != '-' && !c.is_whitespace()).collect();
+    if !typed.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-') {
+        return None;
+    }
+    let kept: String = typed.chars().filter(|c| *c != '-').collect();
     if kept.len() == LEGACY_LEN && kept.bytes().all(|b| LEGACY_ALPHABET.contains(&b)) {
         return Some(kept);
     }
@@ -91,8 +101,21 @@ mod tests {
     #[test]
     fn codes_are_read_as_people_type_them() {
         let code = Some("KJCHM97E".to_string());
-        for typed in ["KJCHM97E", "kjch-m97e", " KJCH M97E ", "Kjch-M97e"] {
+        for typed in ["KJCHM97E", "kjch-m97e", "Kjch-M97e", "KJ-CH-M97E"] {
             assert_eq!(canonical_room_code(typed), code, "{typed:?}");
+        }
+        // what the front door would hash otherwise (it decodes the path, then reads letters,
+        // digits and dashes as this does): refused, never looked up
+        for typed in [
+            " KJCH M97E ",
+            "KJCH M97E",
+            "KJCH\tM97E",
+            "KJCH%20M97E",
+            "ＫJCHM97E",
+            "KJCH_M97E",
+            "KJCH.M97E",
+        ] {
+            assert_eq!(canonical_room_code(typed), None, "{typed:?}");
         }
         assert_eq!(
             canonical_room_code("1o1I-l0ab").as_deref(),

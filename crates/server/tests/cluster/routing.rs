@@ -1,6 +1,7 @@
 //! HAProxy sends every request of a room to the node that serves it, however its code was typed:
-//! `docker/haproxy.cfg` writes the code as the server reads it (upper case, no dash, O as 0, I and
-//! L as 1) before hashing it. A request that reached another node would take the room over there
+//! `docker/haproxy.cfg` decodes the code and writes it as the server reads it (upper case, no dash,
+//! O as 0, I and L as 1) before hashing it, and the server refuses every other spelling (a space,
+//! `%20`) before it looks the room up. A request that reached another node would take the room over there
 //! and send its players reconnecting.
 
 use std::time::Duration;
@@ -60,6 +61,30 @@ async fn every_request_of_a_room_reaches_one_node_however_its_code_is_typed() ->
         // a spectator by the typed code, on the WebSocket
         let (_watcher, w) = Client::hello(front.addr, &variant, None, None).await?;
         ensure!(w.room.code == seats.code, "{variant} is room {}", seats.code);
+    }
+    // Spellings that only decoding tells apart: what decodes to a code's own characters (an
+    // encoded letter or dash) is served by the room's node; a space or another character is
+    // refused (404) by whichever node it reaches, before any lookup. Neither claims the room.
+    for (seats, _) in &players {
+        let code = &seats.code;
+        let (head, tail) = code.split_at(4);
+        let first = code.as_bytes()[0];
+        let served = [
+            format!("{head}%2D{tail}"),
+            format!("%{first:02X}{}", &code[1..]),
+            format!("{head}%2d{}", tail.to_lowercase()),
+        ];
+        let refused = [
+            format!("{head}%20{tail}"),
+            format!("%20{code}"),
+            format!("{head}%09{tail}"),
+            format!("{head}+{tail}"),
+        ];
+        for variant in served.iter().chain(&refused) {
+            let (status, body) = support::http(front.addr, "GET", &format!("/api/rooms/{variant}"), None).await?;
+            let expected = if served.contains(variant) { 200 } else { 404 };
+            ensure!(status == expected, "{variant}: {status} (expected {expected}) {body}");
+        }
     }
     let after = epochs(&store, &codes).await?;
     let moved: Vec<&String> = codes.iter().filter(|c| before.get(*c) != after.get(*c)).collect();

@@ -223,6 +223,22 @@ async fn a_typed_code_and_join_code_take_the_free_seat_and_then_the_code_offers_
         let join = seats::join_by_code(addr, unknown, "123456", None).await?;
         assert_eq!(join.err().map(|(s, _)| s), Some(404), "{unknown}");
     }
+    // The room's own code with a space in it (%20 in an address) is no spelling of it: the front
+    // door hashes the decoded code as the server reads it and would send it to another node
+    // (docker/haproxy.cfg); the web client takes out what people type around a code.
+    let (head, tail) = created.code.split_at(4);
+    for spaced in [
+        format!("{head}%20{tail}"),
+        format!("%20{}", created.code),
+        format!("{head}%09{tail}"),
+    ] {
+        let status: Result<RoomStatus, _> = support::get(addr, &room_path(&spaced)).await?;
+        assert_eq!(
+            status.err().map(|(s, e)| (s, e.code)),
+            Some((404, ErrorCode::RoomNotFound)),
+            "{spaced}"
+        );
+    }
     // A wrong invite secret is refused even while the seat is free.
     let other = support::create_room(addr, &support::options(Mode::Full)).await?;
     let wrong = support::join_room(addr, &other.code, Some("0123456789abcdef0123456789abcdef")).await?;
