@@ -130,18 +130,18 @@ export class ApiClient {
     return this.request<RoomStatus>(`/api/rooms/${encodeURIComponent(code)}`, { method: "GET" });
   }
 
-  /** The room's games, oldest first, with their results and whether their replays can be downloaded. */
-  games(code: string): Promise<GameArchive> {
-    return this.request<GameArchive>(`/api/rooms/${encodeURIComponent(code)}/games`, { method: "GET" });
+  /** The room's games, oldest first, with their results and whether their replays can be downloaded;
+   *  a room without spectators shows them to its players only (this device's seat token). */
+  games(code: string, token: string | null): Promise<GameArchive> {
+    return this.request<GameArchive>(`${room(code)}/games`, { method: "GET", headers: bearer(token) });
   }
 
   /** Finished game `game` of room `code` step by step, through `eyes`; a seat's own eyes need that
    *  seat's token, and a token also tells which side its holder played (`your_faction`). */
   replaySteps(code: string, game: number, eyes: ReplayEyes, token: string | null): Promise<ReplaySteps> {
-    const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-    return this.request<ReplaySteps>(`/api/rooms/${encodeURIComponent(code)}/games/${game}/steps?eyes=${eyes}`, {
+    return this.request<ReplaySteps>(`${room(code)}/games/${game}/steps?eyes=${eyes}`, {
       method: "GET",
-      headers,
+      headers: bearer(token),
     });
   }
 

@@ -62,7 +62,7 @@ export function Archive({ code, refresh }: { code: string; refresh: string }) {
   const [failed, setFailed] = useState(false);
   useEffect(() => {
     let live = true;
-    api.games(code).then(
+    api.games(code, tokens.getToken(code)).then(
       (a) => {
         if (!live) return;
         setGames(a.games);

@@ -1,13 +1,15 @@
 //! `GET /api/rooms/{code}/games`: the room's games, oldest first, each with its result replayed by
-//! the engine; a game being played says only that it is.
+//! the engine; a game being played says only that it is. A room without spectators answers its
+//! players only (`players_only`).
 
 use std::sync::Arc;
 
 use axum::Json;
 use axum::extract::State;
+use axum::http::HeaderMap;
 use evr_protocol::{GameArchive, GameSummary};
 
-use super::{is_over, load, revealed, rules_outcome};
+use super::{is_over, load, players_only, revealed, rules_outcome};
 use crate::app::App;
 use crate::fairness::GameSecret;
 use crate::refusal::{ApiError, ApiPath};
@@ -16,6 +18,7 @@ use evr_store::{StoredGame, StoredRoom};
 pub async fn archive(
     State(app): State<Arc<App>>,
     ApiPath(typed): ApiPath<String>,
+    headers: HeaderMap,
 ) -> Result<Json<GameArchive>, ApiError> {
     let (room, games) = load(&app, &typed, "the archive", |store, code| {
         let mut games = Vec::new();
@@ -25,6 +28,7 @@ pub async fn archive(
         Ok(games)
     })
     .await?;
+    players_only(&room, &headers)?;
     let games = games.iter().map(|g| summary(&room, g)).collect::<Result<Vec<_>, _>>()?;
     Ok(Json(GameArchive { code: room.code, games }))
 }

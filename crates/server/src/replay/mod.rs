@@ -23,7 +23,7 @@ use std::io::Write;
 
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use evr_protocol::{ErrorCode, Opponent, RoomOptions};
+use evr_protocol::{ErrorCode, Opponent, RoomOptions, SpectatorPolicy};
 use evr_rules::{ByFaction, Faction, Game, Mode, Outcome, Viewer};
 use flate2::Compression;
 use flate2::write::GzEncoder;
@@ -159,6 +159,30 @@ fn rules_outcome(code: &str, mode: Mode, game: &StoredGame) -> Result<Option<Out
     Ok(replay_each(code, mode, game, |_, _| {})?
         .view(Viewer::Spectator)
         .outcome)
+}
+
+/// The seat token a request carries (`Authorization: Bearer …`), if any.
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+}
+
+/// A room that allows no spectators keeps its games to its players, during play and after: its
+/// archive and replays answer only a request with one of its seats' tokens (the code alone, which
+/// may have been seen over a shoulder or in a link, is `spectators_not_allowed`, as on the
+/// WebSocket).
+fn players_only(room: &StoredRoom, headers: &HeaderMap) -> Result<(), ApiError> {
+    if room.options.spectators == SpectatorPolicy::AnyoneWithLink
+        || bearer(headers).is_some_and(|t| seat_of_token(room, t).is_some())
+    {
+        return Ok(());
+    }
+    Err(ApiError::new(
+        ErrorCode::SpectatorsNotAllowed,
+        "this room does not allow spectators: its games are shown to its players (with a seat's token)",
+    ))
 }
 
 /// The seat of a stored room that `token` holds (from its first device or one it was moved to).

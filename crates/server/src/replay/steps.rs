@@ -2,7 +2,8 @@
 //! step for the replay page — the engine replays the stored actions and projects every step for
 //! one viewer, exactly as live play projects each update:
 //!
-//! - `spectator` (the default): public information only, for anyone with the room's code. Its bytes
+//! - `spectator` (the default): public information only, for anyone with the room's code (only its
+//!   players, with a seat's token, when the room allows no spectators: `players_only`). Its bytes
 //!   depend on nothing a spectator may not know (`tests/server/replays.rs` proves it);
 //! - `seat`: the requesting player's own seat in that game (their seat token in
 //!   `Authorization: Bearer …`; sides swap at a rematch, so the game says which side it was);
@@ -12,12 +13,12 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use axum::extract::State;
-use axum::http::{HeaderMap, header};
+use axum::http::HeaderMap;
 use axum::response::Response;
 use evr_protocol::{ErrorCode, ReplayEyes, ReplayStep, ReplaySteps};
 use evr_rules::{Faction, Viewer};
 
-use super::{is_over, json_response, load_game, not_over, replay_each, revealed};
+use super::{bearer, is_over, json_response, load_game, not_over, players_only, replay_each, revealed};
 use crate::app::App;
 use crate::refusal::{ApiError, ApiPath, ApiQuery};
 use evr_store::{StoredGame, StoredRoom, StoredSeat};
@@ -40,11 +41,8 @@ pub async fn steps(
         }
     };
     let (room, game) = load_game(&app, &typed, &game_no, "a replay's steps").await?;
-    let token = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "));
-    let your_faction = token.and_then(|t| faction_of_token(&room, &game, t));
+    players_only(&room, &headers)?;
+    let your_faction = bearer(&headers).and_then(|t| faction_of_token(&room, &game, t));
     let body = build(&room, game, eyes, your_faction)?;
     json_response(&body, &headers, None)
 }

@@ -170,3 +170,68 @@ async fn a_room_created_to_reveal_at_the_end_serves_each_replay_without_asking()
     assert!(archive(addr, &created.code).await?.games[0].replay_available);
     server.stop().await
 }
+
+#[tokio::test]
+async fn a_room_without_spectators_shows_its_games_to_its_players_only() -> Result<()> {
+    let server = support::start("private-games").await?;
+    let addr = server.addr;
+    let options = evr_protocol::RoomOptions {
+        spectators: evr_protocol::SpectatorPolicy::Off,
+        ..support::options(Mode::Tutorial)
+    };
+    let created = support::create_room(addr, &options).await?;
+    let joined = support::join_room(addr, &created.code, Some(&support::invite_secret(&created)?))
+        .await?
+        .map_err(|(status, e)| anyhow!("join: {status} {e:?}"))?;
+    let (mut a, wa) = Client::hello(addr, &created.code, Some(&created.token), None).await?;
+    let (mut b, wb) = Client::hello(addr, &created.code, Some(&joined.token), None).await?;
+    let games = games_path(&created.code);
+    let steps = format!("{games}/1/steps");
+    // What the room's code alone (or a token of no seat of it) gets, and what a seat's token gets.
+    let answers = |path: String| {
+        let (created, joined) = (created.token.clone(), joined.token.clone());
+        async move {
+            let mut got = Vec::new();
+            for token in [
+                None,
+                Some("0123456789abcdef0123456789abcdef"),
+                Some(created.as_str()),
+                Some(joined.as_str()),
+            ] {
+                let (status, body) = support::http_as(addr, "GET", &path, None, token).await?;
+                // a refusal's error code (an answer's own `code` is the room's)
+                let body: serde_json::Value = serde_json::from_str(&body)?;
+                got.push((
+                    status,
+                    (status != 200)
+                        .then(|| body["code"].as_str().map(str::to_owned))
+                        .flatten(),
+                ));
+            }
+            anyhow::Ok(got)
+        }
+    };
+    let refused = (403, Some("spectators_not_allowed".to_owned()));
+    // during play: the archive is its players'; the steps of a game being played are nobody's
+    assert_eq!(
+        answers(games.clone()).await?,
+        [refused.clone(), refused.clone(), (200, None), (200, None)]
+    );
+    let not_over = (409, Some("game_not_over".to_owned()));
+    assert_eq!(
+        answers(steps.clone()).await?,
+        [refused.clone(), refused.clone(), not_over.clone(), not_over]
+    );
+    let (_, end) = support::play_random(&mut a, &mut b, &wa, &wb, 5000, 93).await?;
+    assert!(end[0].outcome.is_some());
+    // after it: the same, and each player replays it
+    assert_eq!(
+        answers(games).await?,
+        [refused.clone(), refused.clone(), (200, None), (200, None)]
+    );
+    assert_eq!(
+        answers(steps).await?,
+        [refused.clone(), refused, (200, None), (200, None)]
+    );
+    server.stop().await
+}
