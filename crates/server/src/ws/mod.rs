@@ -43,7 +43,7 @@ use crate::room::{Command, ConnId, RoomHandle};
 /// Messages above this close the connection (1009); messages between [`MAX_FRAME_BYTES`] and this
 /// get a `frame_too_large` error and the connection stays.
 const HARD_FRAME_LIMIT: usize = 4 * MAX_FRAME_BYTES;
-/// A client must say hello within this time.
+/// A client must say hello within this time of its connection's start.
 const HELLO_TIMEOUT: Duration = Duration::from_secs(15);
 
 /// Whether a comma-separated header holds `token` (case-insensitive), as `Connection: keep-alive, Upgrade`.
@@ -175,17 +175,17 @@ async fn connection(tcp: TcpStream, already_read: Bytes, app: Arc<App>, code: St
     let limiter = RateLimiter::direct(Quota::per_second(per_second).allow_burst(burst));
     let mut strikes = Strikes::new(MAX_STRIKES);
 
+    // one deadline from the connection's start: a socket that pings (or sends anything but a
+    // hello) is not held open longer for it
+    let hello_by = tokio::time::Instant::now() + HELLO_TIMEOUT;
     loop {
-        let deadline = if room.is_none() { HELLO_TIMEOUT } else { Duration::MAX };
         let next = tokio::select! {
-            n = tokio::time::timeout(deadline, stream.next()) => match n {
-                Ok(n) => n,
-                Err(_) => {
-                    replies.send(&error_msg(ErrorCode::HelloExpected, "say hello first"));
-                    break;
-                }
-            },
-            _ = written.cancelled() => break,
+            n = stream.next() => n,
+            () = tokio::time::sleep_until(hello_by), if room.is_none() => {
+                replies.send(&error_msg(ErrorCode::HelloExpected, "say hello first"));
+                break;
+            }
+            () = written.cancelled() => break,
         };
         let read = match next {
             Read::Message(Incoming::Text(_)) if limiter.check().is_err() => Err(Refusal {

@@ -280,3 +280,44 @@ async fn the_websocket_handshake_and_frames_follow_rfc_6455() -> Result<()> {
     assert_eq!(frame, [0x88, 0x02, 0x03, 0xEA], "a close frame with code 1002");
     server.stop().await
 }
+
+/// The hello deadline (15 s) runs from the connection's start: a socket that pings every 2 s and
+/// never says hello is told `hello_expected` and closed then (each frame started the 15 s again,
+/// and such a socket was held for as long as it pinged).
+#[tokio::test]
+async fn a_socket_that_never_says_hello_is_closed_at_the_deadline_however_often_it_pings() -> Result<()> {
+    use futures_util::{SinkExt, StreamExt};
+    use std::time::Duration;
+    use tokio::time::Instant;
+    use tokio_tungstenite::tungstenite::Message;
+
+    let server = support::start("hello-deadline").await?;
+    let seats = support::create_and_join(server.addr, Mode::Full).await?;
+    let mut c = Client::connect(server.addr, &seats.code).await?;
+    let started = Instant::now();
+    // the deadline cannot come early; 10 s past it on the slowest machine is still a failure
+    let give_up = started + Duration::from_secs(25);
+    let refusal = 'pinging: loop {
+        anyhow::ensure!(
+            Instant::now() < give_up,
+            "still open after 25 s of pings without a hello"
+        );
+        c.ws.send(Message::Ping(vec![1].into())).await?;
+        let next_ping = Instant::now() + Duration::from_secs(2);
+        while let Ok(frame) = tokio::time::timeout_at(next_ping, c.ws.next()).await {
+            match frame {
+                Some(Ok(Message::Text(t))) => break 'pinging t.to_string(),
+                Some(Ok(_)) => {} // our pongs
+                other => anyhow::bail!("closed without saying why: {other:?}"),
+            }
+        }
+    };
+    let waited = started.elapsed();
+    assert!(refusal.contains("hello_expected"), "{refusal}");
+    assert!(
+        waited >= Duration::from_secs(14),
+        "closed after {waited:?}, before the deadline"
+    );
+    assert!(c.is_closed().await, "closed after the refusal");
+    server.stop().await
+}
