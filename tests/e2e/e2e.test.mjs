@@ -198,6 +198,11 @@ function attach(P, page) {
     P.pageErrors ??= [];
     P.pageErrors.push(String(err));
   });
+  // whatever the page's Content-Security-Policy blocks is a page error: the client must need nothing
+  // it refuses (crates/server/src/defences.rs)
+  page.on("console", (m) => {
+    if (m.type() === "error" && m.text().includes("Content Security Policy")) (P.pageErrors ??= []).push(m.text());
+  });
 }
 
 /** Waits until `cond()` holds for frames already tracked (CDP events may trail the DOM by a moment). */
@@ -614,7 +619,8 @@ const axeFails = (v) => v.impact === "serious" || v.impact === "critical" || v.i
  *  records a row per size under `screen` in the page's language. */
 async function axeCheck(page, screen, sizes) {
   const t = Date.now();
-  if (!(await page.evaluate(() => typeof window.axe?.run === "function"))) await page.addScriptTag({ content: AXE_SOURCE });
+  // evaluated, not added as a <script>: the page's policy runs no inline script (defences.rs)
+  if (!(await page.evaluate(() => typeof window.axe?.run === "function"))) await page.evaluate(AXE_SOURCE);
   const size0 = page.viewportSize();
   // a phone page's overflow audit compares with its 375 px: while it is shown wider, with that width
   const width0 = await page.evaluate(() => window.__audit?.width ?? null);
@@ -1017,7 +1023,9 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
       el.style.cssText = "width: 600px; height: 4px";
       el.innerHTML = '<button type="button" class="e2e-planted-unnamed"><span aria-hidden="true">✦</span></button>' +
         '<div class="playarea"><div class="card-slot" data-exhausted="true"><div class="card exhausted" aria-label="Planted"><span class="name">Planted</span></div></div></div>' +
-        '<ol class="e2e-planted-list" start="100" style="overflow-y: auto; padding-left: 1em"><li>planted</li></ol>';
+        '<ol class="e2e-planted-list" start="100"><li>planted</li></ol>';
+      // styled through the DOM: the page's policy refuses style attributes written as markup
+      el.querySelector(".e2e-planted-list").style.cssText = "overflow-y: auto; padding-left: 1em";
       const n = window.__audit.problems.length;
       document.body.appendChild(el);
       // until the last check to report has (the text checks skip renders with a movement running)

@@ -11,6 +11,7 @@ pub mod clock;
 pub mod commands;
 pub mod config;
 mod deadlines;
+mod defences;
 pub mod fairness;
 mod http;
 mod listen;
@@ -239,6 +240,7 @@ async fn serve_with(
         .fallback(refusal::unknown_route)
         .method_not_allowed_fallback(refusal::method_not_allowed)
         .layer(axum::extract::DefaultBodyLimit::max(evr_protocol::MAX_FRAME_BYTES))
+        .layer(axum::middleware::map_response(defences::defend))
         .with_state(app.clone());
 
     let options = listen::SocketOptions {

@@ -5,10 +5,10 @@
 //! wanted stopped. Mail programs' one-click unsubscribe (RFC 8058) is a `POST` to the same address.
 //! A link that leads nowhere answers 404 with a page that names nothing.
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use evr_store::{MailLink, StoredAddress};
 
@@ -18,15 +18,23 @@ use crate::app::App;
 use crate::refusal::ApiPath;
 use crate::secrets;
 
+/// The pages' one style sheet, inline: the pages' policy allows it by its hash.
+const STYLE: &str = "body{font:1.1rem/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem}\
+     button,a.button{font:inherit;padding:.5rem 1rem}";
+
+static POLICY: LazyLock<HeaderValue> = LazyLock::new(|| {
+    HeaderValue::from_str(&crate::defences::policy_allowing_style(STYLE))
+        .unwrap_or(HeaderValue::from_static(crate::defences::POLICY))
+});
+
 fn html(status: StatusCode, lang: &str, title: &str, inner: &str) -> Response {
     let page = format!(
         "<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <meta name=\"robots\" content=\"noindex\"><meta name=\"referrer\" content=\"no-referrer\">\
-         <title>{title}</title><style>body{{font:1.1rem/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem}}\
-         button,a.button{{font:inherit;padding:.5rem 1rem}}</style></head><body><main><h1>{title}</h1>{inner}</main></body></html>"
+         <title>{title}</title><style>{STYLE}</style></head><body><main><h1>{title}</h1>{inner}</main></body></html>"
     );
-    (status, Html(page)).into_response()
+    (status, [(header::CONTENT_SECURITY_POLICY, POLICY.clone())], Html(page)).into_response()
 }
 
 fn dead_link() -> Response {

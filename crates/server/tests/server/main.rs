@@ -12,6 +12,7 @@ mod chat;
 mod clocks;
 mod computer;
 mod correspondence;
+mod defences;
 mod drain;
 mod durability;
 mod games;

@@ -12,7 +12,7 @@ use crate::support;
 
 /// Sends `head` (request line and headers, without the blank line) and `body` on a fresh
 /// connection; the status, the lowercased head and the body of the answer.
-async fn exchange(addr: std::net::SocketAddr, head: &str, body: &[u8]) -> Result<(u16, String, String)> {
+pub(crate) async fn exchange(addr: std::net::SocketAddr, head: &str, body: &[u8]) -> Result<(u16, String, String)> {
     let mut tcp = tokio::net::TcpStream::connect(addr).await?;
     let request = format!(
         "{head}\r\nHost: x\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
