@@ -6,8 +6,8 @@
 use evr_protocol::MAX_NAME_CHARS;
 
 /// Characters that change the direction of the text that follows them (Unicode's bidirectional
-/// embeddings, overrides and isolates): refused in a name.
-fn reorders_text(c: char) -> bool {
+/// embeddings, overrides and isolates): refused in a name and in a chat message.
+pub(crate) fn reorders_text(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{200E}' | '\u{200F}' | '\u{061C}')
 }
 

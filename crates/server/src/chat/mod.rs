@@ -77,8 +77,8 @@ pub fn check(
     Ok((author, body))
 }
 
-/// Free text as stored: trimmed, control characters (but line breaks) refused, 1 to
-/// `MAX_CHAT_CHARS` characters.
+/// Free text as stored: trimmed, control characters (but line breaks) and text-reordering ones
+/// refused, 1 to `MAX_CHAT_CHARS` characters.
 fn clean_text(text: &str) -> Result<String, Refused> {
     let text = text.trim();
     if text.is_empty() {
@@ -89,6 +89,14 @@ fn clean_text(text: &str) -> Result<String, Refused> {
     }
     if text.chars().any(|c| c.is_control() && c != '\n') {
         return Err(Refused(ErrorCode::BadChat, "the message holds control characters"));
+    }
+    // what names refuse: a line that turns what follows it backwards (`gg \u{202E}exe.evil` shows
+    // as "gg live.exe") and the rest of the chat with it
+    if text.chars().any(crate::names::reorders_text) {
+        return Err(Refused(
+            ErrorCode::BadChat,
+            "the message holds characters that reorder the text around them",
+        ));
     }
     Ok(text.to_string())
 }

@@ -70,7 +70,7 @@ pub(super) fn build(
         .from(mailer.from().clone())
         .to(to)
         .subject(subject)
-        .message_id(None)
+        .message_id(Some(mailer.message_id()?))
         .header(ContentType::TEXT_PLAIN)
         .header(ListUnsubscribe(unsubscribe.to_string()))
         .header(ListUnsubscribePost)

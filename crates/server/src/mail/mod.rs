@@ -91,13 +91,7 @@ impl Mailer {
             .timeout(Some(SMTP_TIMEOUT))
             .build();
         let from = if config.mail_from.trim().is_empty() {
-            let host = origin
-                .split_once("://")
-                .map_or(origin.as_str(), |(_, rest)| rest)
-                .split([':', '/'])
-                .next()
-                .unwrap_or_default();
-            format!("EvR Online <noreply@{host}>")
+            format!("EvR Online <noreply@{}>", host_of(&origin))
         } else {
             config.mail_from.trim().to_string()
         };
@@ -129,6 +123,13 @@ impl Mailer {
     }
 
     /// The sender's mailbox.
+    /// A new `Message-ID` on the site's own host (the default one names the machine the server
+    /// runs on), unique by 128 random bits.
+    pub(crate) fn message_id(&self) -> Result<String, MailError> {
+        let unique = crate::secrets::new_token().map_err(|e| MailError::Build(format!("no randomness: {e}")))?;
+        Ok(format!("<{unique}@{}>", host_of(&self.origin)))
+    }
+
     pub(crate) fn from(&self) -> &Mailbox {
         &self.from
     }
@@ -207,6 +208,16 @@ pub(crate) async fn on_store<T: Send + 'static>(
 }
 
 /// Milliseconds since 1970 (UTC).
+/// The host of the public origin `origin` (`https://evr.example:8443` → `evr.example`).
+fn host_of(origin: &str) -> &str {
+    origin
+        .split_once("://")
+        .map_or(origin, |(_, rest)| rest)
+        .split([':', '/'])
+        .next()
+        .unwrap_or_default()
+}
+
 pub(crate) fn unix_millis() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

@@ -124,7 +124,8 @@ pub(super) struct ReminderText<'a> {
     pub(super) unsubscribe: &'a str,
 }
 
-/// Subject and body of a reminder.
+/// Subject and body of a reminder. The opponent's name (a text any player chooses) is in the body
+/// only: in a subject, beside the site's name, it would read as the site's own words.
 pub(super) fn reminder(lang: MailLanguage, t: &ReminderText<'_>) -> (String, String) {
     let ReminderText {
         kind,
@@ -137,33 +138,33 @@ pub(super) fn reminder(lang: MailLanguage, t: &ReminderText<'_>) -> (String, Str
     } = t;
     let (subject, body) = match (lang, kind) {
         (MailLanguage::En, ReminderKind::YourTurn) => (
-            format!("Your turn in room {room} against {opponent}"),
+            format!("Your turn in room {room}"),
             format!("It is your turn in room {room} of {} against {opponent}.", game(lang)),
         ),
         (MailLanguage::En, ReminderKind::TimeRunningOut) => (
-            format!("Time is running out in room {room} against {opponent}"),
+            format!("Time is running out in room {room}"),
             format!(
                 "Time is running out for your decision in room {room} of {} against {opponent}.",
                 game(lang)
             ),
         ),
         (MailLanguage::ZhHant, ReminderKind::YourTurn) => (
-            format!("房間 {room}：輪到你了（對手：{opponent}）"),
+            format!("房間 {room}：輪到你了"),
             format!("在{}的房間 {room}，輪到你了。對手：{opponent}。", game(lang)),
         ),
         (MailLanguage::ZhHant, ReminderKind::TimeRunningOut) => (
-            format!("房間 {room}：時間快到了（對手：{opponent}）"),
+            format!("房間 {room}：時間快到了"),
             format!(
                 "在{}的房間 {room}，你做決定的時間快到了。對手：{opponent}。",
                 game(lang)
             ),
         ),
         (MailLanguage::Ja, ReminderKind::YourTurn) => (
-            format!("ルーム {room}：あなたの手番です（相手：{opponent}）"),
+            format!("ルーム {room}：あなたの手番です"),
             format!("{}のルーム {room} で、あなたの手番です。相手：{opponent}。", game(lang)),
         ),
         (MailLanguage::Ja, ReminderKind::TimeRunningOut) => (
-            format!("ルーム {room}：残り時間がわずかです（相手：{opponent}）"),
+            format!("ルーム {room}：残り時間がわずかです"),
             format!(
                 "{}のルーム {room} で、決定までの残り時間がわずかです。相手：{opponent}。",
                 game(lang)

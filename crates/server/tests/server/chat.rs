@@ -164,6 +164,17 @@ async fn refused_messages_change_nothing_and_the_chat_survives_a_restart() -> Re
             ErrorCode::BadChat,
         ),
         (0, say(ChatChannel::Players, text("   "), None), ErrorCode::BadChat),
+        // what names refuse: text that reorders the line around it
+        (
+            0,
+            say(ChatChannel::Players, text("gg \u{202e}exe.evil"), None),
+            ErrorCode::BadChat,
+        ),
+        (
+            1,
+            say(ChatChannel::Spectators, text("a\u{2067}b"), Some("Ana")),
+            ErrorCode::BadChat,
+        ),
     ];
     for (who, msg, code) in refusals {
         let c = if who == 0 { &mut a } else { &mut s };
