@@ -122,7 +122,6 @@ impl Mailer {
             .map_err(|e| MailError::Send(send_error(&e)))
     }
 
-    /// The sender's mailbox.
     /// A new `Message-ID` on the site's own host (the default one names the machine the server
     /// runs on), unique by 128 random bits.
     pub(crate) fn message_id(&self) -> Result<String, MailError> {
@@ -130,6 +129,7 @@ impl Mailer {
         Ok(format!("<{unique}@{}>", host_of(&self.origin)))
     }
 
+    /// The sender's mailbox.
     pub(crate) fn from(&self) -> &Mailbox {
         &self.from
     }
@@ -207,7 +207,6 @@ pub(crate) async fn on_store<T: Send + 'static>(
     .map_err(|e| MailError::Task(e.to_string()))?
 }
 
-/// Milliseconds since 1970 (UTC).
 /// The host of the public origin `origin` (`https://evr.example:8443` → `evr.example`).
 fn host_of(origin: &str) -> &str {
     origin
@@ -218,6 +217,7 @@ fn host_of(origin: &str) -> &str {
         .unwrap_or_default()
 }
 
+/// Milliseconds since 1970 (UTC).
 pub(crate) fn unix_millis() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
