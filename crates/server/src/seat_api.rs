@@ -18,14 +18,20 @@ use crate::http::{checked_name, invite_url, room_named};
 use crate::refusal::{ApiBody, ApiError, ApiPath, json};
 use crate::room::{Command, Join, JoinBy, Joined};
 
-/// The seat token of `Authorization: Bearer {token}`, or `bad_token`.
-fn bearer(headers: &HeaderMap) -> Result<String, ApiError> {
+/// The seat token a request carries in `Authorization: Bearer {token}` (trimmed), if any.
+pub(crate) fn request_token(headers: &HeaderMap) -> Option<&str> {
     headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
-        .map(|t| t.trim().to_string())
+        .map(str::trim)
         .filter(|t| !t.is_empty())
+}
+
+/// The seat token of `Authorization: Bearer {token}`, or `bad_token`.
+pub(crate) fn bearer(headers: &HeaderMap) -> Result<String, ApiError> {
+    request_token(headers)
+        .map(str::to_string)
         .ok_or_else(|| ApiError::new(ErrorCode::BadToken, "send your seat token: Authorization: Bearer …"))
 }
 

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::extract::{ConnectInfo, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode};
 use evr_protocol::{
     ErrorCode, MailLanguage, MailStatus, ReminderSettings, RemindersSet, RemindersStatus, SetReminders,
 };
@@ -42,13 +42,7 @@ fn failed(e: &MailError) -> ApiError {
 async fn seat_of_request(app: &App, typed: &str, headers: &HeaderMap) -> Result<(String, StoredSeat), ApiError> {
     let no_room = || ApiError::new(ErrorCode::RoomNotFound, "no such room");
     let code = secrets::canonical_room_code(typed).ok_or_else(no_room)?;
-    let token = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(|t| t.trim().to_string())
-        .filter(|t| !t.is_empty())
-        .ok_or_else(|| ApiError::new(ErrorCode::BadToken, "send your seat token: Authorization: Bearer …"))?;
+    let token = crate::seat_api::bearer(headers)?;
     let store = app.store.clone();
     let lookup = code.clone();
     let room = tokio::task::spawn_blocking(move || store.load_room(&lookup))

@@ -161,21 +161,13 @@ fn rules_outcome(code: &str, mode: Mode, game: &StoredGame) -> Result<Option<Out
         .outcome)
 }
 
-/// The seat token a request carries (`Authorization: Bearer …`), if any.
-fn bearer(headers: &HeaderMap) -> Option<&str> {
-    headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-}
-
 /// A room that allows no spectators keeps its games to its players, during play and after: its
 /// archive and replays answer only a request with one of its seats' tokens (the code alone, which
 /// may have been seen over a shoulder or in a link, is `spectators_not_allowed`, as on the
 /// WebSocket).
 fn players_only(room: &StoredRoom, headers: &HeaderMap) -> Result<(), ApiError> {
     if room.options.spectators == SpectatorPolicy::AnyoneWithLink
-        || bearer(headers).is_some_and(|t| seat_of_token(room, t).is_some())
+        || crate::seat_api::request_token(headers).is_some_and(|t| seat_of_token(room, t).is_some())
     {
         return Ok(());
     }

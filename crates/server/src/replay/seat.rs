@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::extract::State;
-use axum::http::{HeaderMap, header};
+use axum::http::HeaderMap;
 use evr_protocol::{ClockView, ErrorCode, Opponent, SeatState, SeatSummary, TimeControl};
 use evr_rules::{ByFaction, Faction};
 
@@ -24,13 +24,7 @@ pub async fn seat_summary(
     ApiPath(typed): ApiPath<String>,
     headers: HeaderMap,
 ) -> Result<Json<SeatSummary>, ApiError> {
-    let token = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .unwrap_or_default()
-        .trim()
-        .to_string();
+    let token = crate::seat_api::request_token(&headers).unwrap_or_default().to_string();
     let (room, ()) = load(&app, &typed, "a seat's summary", |_, _| Ok(())).await?;
     let not_yours = || ApiError::new(ErrorCode::BadToken, "this seat token is not valid in this room");
     let seat = seat_of_token(&room, &token).ok_or_else(not_yours)?;

@@ -18,7 +18,7 @@ use axum::response::Response;
 use evr_protocol::{ErrorCode, ReplayEyes, ReplayStep, ReplaySteps};
 use evr_rules::{Faction, Viewer};
 
-use super::{bearer, is_over, json_response, load_game, not_over, players_only, replay_each, revealed};
+use super::{is_over, json_response, load_game, not_over, players_only, replay_each, revealed};
 use crate::app::App;
 use crate::refusal::{ApiError, ApiPath, ApiQuery};
 use evr_store::{StoredGame, StoredRoom, StoredSeat};
@@ -42,7 +42,7 @@ pub async fn steps(
     };
     let (room, game) = load_game(&app, &typed, &game_no, "a replay's steps").await?;
     players_only(&room, &headers)?;
-    let your_faction = bearer(&headers).and_then(|t| faction_of_token(&room, &game, t));
+    let your_faction = crate::seat_api::request_token(&headers).and_then(|t| faction_of_token(&room, &game, t));
     let body = build(&room, game, eyes, your_faction)?;
     json_response(&body, &headers, None)
 }

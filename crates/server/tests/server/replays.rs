@@ -142,19 +142,16 @@ async fn a_room_created_to_reveal_at_the_end_serves_each_replay_without_asking()
         reveal_at_end: true,
         ..support::options(Mode::Tutorial)
     };
-    let created = support::create_room(addr, &options).await?;
-    let joined = support::join_room(addr, &created.code, Some(&support::invite_secret(&created)?))
-        .await?
-        .map_err(|(status, e)| anyhow!("join: {status} {e:?}"))?;
-    let (mut a, wa) = Client::hello(addr, &created.code, Some(&created.token), None).await?;
-    let (mut b, wb) = Client::hello(addr, &created.code, Some(&joined.token), None).await?;
+    let seats = support::create_and_join_with(addr, &options).await?;
+    let (mut a, wa) = Client::hello(addr, &seats.code, Some(&seats.creator_token), None).await?;
+    let (mut b, wb) = Client::hello(addr, &seats.code, Some(&seats.guest_token), None).await?;
     assert_eq!(
         wb.room.reveal_agreed,
         [true, true],
         "the guest joined a room that says so"
     );
     assert!(wb.room.options.reveal_at_end);
-    let path = replay_path(&created.code, 1);
+    let path = replay_path(&seats.code, 1);
     assert_eq!(
         refused(addr, &path).await?,
         (409, ErrorCode::GameNotOver),
@@ -167,7 +164,7 @@ async fn a_room_created_to_reveal_at_the_end_serves_each_replay_without_asking()
         .await?
         .map_err(|(status, body)| anyhow!("not served: {status} {body:?}"))?;
     verify(&file).map_err(|e| anyhow!("does not verify: {e}"))?;
-    assert!(archive(addr, &created.code).await?.games[0].replay_available);
+    assert!(archive(addr, &seats.code).await?.games[0].replay_available);
     server.stop().await
 }
 
@@ -179,17 +176,14 @@ async fn a_room_without_spectators_shows_its_games_to_its_players_only() -> Resu
         spectators: evr_protocol::SpectatorPolicy::Off,
         ..support::options(Mode::Tutorial)
     };
-    let created = support::create_room(addr, &options).await?;
-    let joined = support::join_room(addr, &created.code, Some(&support::invite_secret(&created)?))
-        .await?
-        .map_err(|(status, e)| anyhow!("join: {status} {e:?}"))?;
-    let (mut a, wa) = Client::hello(addr, &created.code, Some(&created.token), None).await?;
-    let (mut b, wb) = Client::hello(addr, &created.code, Some(&joined.token), None).await?;
-    let games = games_path(&created.code);
+    let seats = support::create_and_join_with(addr, &options).await?;
+    let (mut a, wa) = Client::hello(addr, &seats.code, Some(&seats.creator_token), None).await?;
+    let (mut b, wb) = Client::hello(addr, &seats.code, Some(&seats.guest_token), None).await?;
+    let games = games_path(&seats.code);
     let steps = format!("{games}/1/steps");
     // What the room's code alone (or a token of no seat of it) gets, and what a seat's token gets.
     let answers = |path: String| {
-        let (created, joined) = (created.token.clone(), joined.token.clone());
+        let (created, joined) = (seats.creator_token.clone(), seats.guest_token.clone());
         async move {
             let mut got = Vec::new();
             for token in [

@@ -222,7 +222,12 @@ pub struct Seats {
 }
 
 pub async fn create_and_join(addr: SocketAddr, mode: Mode) -> Result<Seats> {
-    let created = create_room(addr, &options(mode)).await?;
+    create_and_join_with(addr, &options(mode)).await
+}
+
+/// A room with `options`, created and its free seat taken by invite.
+pub async fn create_and_join_with(addr: SocketAddr, options: &RoomOptions) -> Result<Seats> {
+    let created = create_room(addr, options).await?;
     let joined = join_room(addr, &created.code, Some(&invite_secret(&created)?))
         .await?
         .map_err(|(status, e)| anyhow!("join: {status} {e:?}"))?;
