@@ -18,7 +18,8 @@ URL_BASE="${EVR_TEST_POSTGRES%/*}"
 db() { "$PG_BIN/psql" "$EVR_TEST_POSTGRES" -qc "DROP DATABASE IF EXISTS $1 WITH (FORCE)" -c "CREATE DATABASE $1" >/dev/null; echo "$URL_BASE/$1"; }
 node() { # node PORT STORE-ARGS...
   local port="$1"; shift
-  target/release/evr-server --bind "127.0.0.1:$port" --rooms-per-minute 1000000 --messages-per-second 1000 "$@" \
+  target/release/evr-server --bind "127.0.0.1:$port" --rooms-per-minute 1000000 --messages-per-second 1000 \
+    --max-connections-per-client 1000000 --trusted-proxies 127.0.0.1 "$@" \
     >"$WORK/node-$port.log" 2>&1 &
   PIDS+=($!)
   for _ in $(seq 200); do curl -fs "http://127.0.0.1:$port/readyz" >/dev/null && return; sleep 0.05; done

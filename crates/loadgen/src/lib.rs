@@ -43,7 +43,7 @@ pub struct Args {
     #[arg(long)]
     pub ramp_secs: Option<u64>,
     /// Use a server already listening here instead of starting one (start it with
-    /// `--rooms-per-minute 1000000 --messages-per-second 1000`).
+    /// `--rooms-per-minute 1000000 --messages-per-second 1000 --max-connections-per-client 1000000`).
     #[arg(long)]
     pub addr: Option<SocketAddr>,
     /// The process id of the server at `--addr`, to read its CPU time and memory from /proc.

@@ -70,6 +70,9 @@ async fn spawn_server(data_dir: Option<PathBuf>, extra: &[&str]) -> Result<Spawn
             "1000000",
             "--messages-per-second",
             "1000",
+            // every player of the load comes from 127.0.0.1
+            "--max-connections-per-client",
+            "1000000",
         ])
         .args(extra)
         .arg("--data-dir")

@@ -87,6 +87,15 @@ impl App {
         }
     }
 
+    /// Room `code` if this server holds it and it is still this server's; never loads or claims
+    /// it (a read must not take a room from the server that serves it).
+    pub async fn held_room(&self, code: &str) -> Result<Option<RoomHandle>, RoomLoadError> {
+        match self.rooms.get(code) {
+            Some(h) if !self.store.is_shared() || self.still_ours(code, &h).await? => Ok(Some(h)),
+            _ => Ok(None),
+        }
+    }
+
     /// Claims room `code` in the store, rebuilds it and starts it (`None`: no such room).
     async fn load(&self, code: &str) -> Result<Option<RoomHandle>, RoomLoadError> {
         let store = self.store.clone();

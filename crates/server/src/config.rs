@@ -39,6 +39,21 @@ pub struct Config {
     /// 60/N seconds). Each room also takes at most `MAX_WRONG_JOIN_CODES` wrong ones.
     #[arg(long, env = "EVR_JOIN_CODES_PER_MINUTE", default_value_t = 10)]
     pub join_codes_per_minute: u32,
+    /// Proxies in front (addresses or networks, comma-separated, e.g. `10.0.0.0/8,::1`) whose
+    /// connections may begin with a PROXY protocol v2 header naming the client (HAProxy's
+    /// `send-proxy-v2`): every limit keyed on a client then counts that client, not the proxy.
+    /// A header from any other peer is refused as HTTP it is not.
+    #[arg(long, env = "EVR_TRUSTED_PROXIES", value_delimiter = ',', value_parser = network)]
+    pub trusted_proxies: Vec<ipnet::IpNet>,
+    /// TCP connections the node holds at most (HTTP and WebSockets); past it, a new one is answered
+    /// `429 rate_limited` at once. Lowered at start below the process's descriptor limit, keeping
+    /// a sixteenth of it (at least 64) for the node's own files.
+    #[arg(long, env = "EVR_MAX_CONNECTIONS", default_value_t = 16_000)]
+    pub max_connections: usize,
+    /// TCP connections one client may hold at once (an IPv4 address, or an IPv6 /64): a browser
+    /// holds a few per tab; a network of players behind one address (a school) many more.
+    #[arg(long, env = "EVR_MAX_CONNECTIONS_PER_CLIENT", default_value_t = 256)]
+    pub max_connections_per_client: usize,
     /// Messages queued for one connection before it is dropped as too slow.
     #[arg(long, env = "EVR_OUTBOUND_QUEUE", default_value_t = 64)]
     pub outbound_queue: usize,
@@ -112,6 +127,14 @@ pub struct Config {
     pub drain_secs: u64,
 }
 
+/// A network (`10.0.0.0/8`) or one address (`10.0.0.7`, the network of that address alone).
+fn network(s: &str) -> Result<ipnet::IpNet, String> {
+    let s = s.trim();
+    s.parse::<ipnet::IpNet>()
+        .or_else(|_| s.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+        .map_err(|_| format!("{s:?} is neither an address nor a network (10.0.0.0/8)"))
+}
+
 impl Config {
     pub fn computer_delay(&self) -> Duration {
         Duration::from_millis(self.computer_delay_ms)
@@ -153,6 +176,10 @@ impl Config {
             messages_per_second: 1000,
             rooms_per_minute: 100_000,
             join_codes_per_minute: 10,
+            trusted_proxies: Vec::new(),
+            max_connections: 16_000,
+            // the tests' and load generators' players all come from 127.0.0.1
+            max_connections_per_client: 100_000,
             outbound_queue: 256,
             socket_send_buffer: None,
             computer_delay_ms: 0,

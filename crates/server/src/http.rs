@@ -26,7 +26,11 @@ pub async fn create_room(
     if app.shutdown.is_cancelled() {
         return Err(ApiError::new(ErrorCode::ShuttingDown, "shutting down"));
     }
-    if app.room_limiter.check_key(&addr.ip()).is_err() {
+    if app
+        .room_limiter
+        .check_key(&crate::listen::client_key(addr.ip()))
+        .is_err()
+    {
         return Err(ApiError::new(
             ErrorCode::TooManyRooms,
             "too many new rooms; wait a minute",
@@ -122,11 +126,25 @@ pub async fn room_named(app: &App, typed: &str) -> Result<RoomHandle, ApiError> 
 
 /// `GET /api/rooms/{code}`: whether the seat is free and whether one may watch, for a person who
 /// typed the code.
+///
+/// A room this node does not hold is read from the store, not loaded: a read must not claim a
+/// room another node is serving (its players would be sent to reconnect), nor bring a room into
+/// memory for anyone who knows a code.
 pub async fn room_status(
     State(app): State<Arc<App>>,
     ApiPath(code): ApiPath<String>,
 ) -> Result<Json<RoomStatus>, ApiError> {
-    let handle = room_named(&app, &code).await?;
+    let not_found = || ApiError::new(ErrorCode::RoomNotFound, "no such room");
+    let canonical = secrets::canonical_room_code(&code).ok_or_else(not_found)?;
+    let failed = |e: &dyn std::fmt::Display| ApiError::internal(ErrorCode::StorageFailed, "cannot read the room", e);
+    let Some(handle) = app.held_room(&canonical).await.map_err(|e| failed(&e))? else {
+        let store = app.store.clone();
+        let stored = tokio::task::spawn_blocking(move || store.load_room(&canonical))
+            .await
+            .map_err(|e| failed(&e))?
+            .map_err(|e| failed(&e))?;
+        return Ok(Json(crate::room::stored_status(&stored.ok_or_else(not_found)?)));
+    };
     let (reply, answer) = oneshot::channel();
     let gone = || ApiError::new(ErrorCode::ShuttingDown, "the room is closing");
     handle.tx.send(Command::Status { reply }).await.map_err(|_| gone())?;

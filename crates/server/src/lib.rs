@@ -243,8 +243,20 @@ async fn serve_with(
         .layer(axum::middleware::map_response(defences::defend))
         .with_state(app.clone());
 
+    let descriptors = listen::descriptor_limit();
+    let max_connections = listen::connection_cap(config.max_connections, descriptors);
+    if max_connections < config.max_connections {
+        tracing::warn!(
+            descriptors,
+            max_connections,
+            "connections limited below the descriptor limit (raise it with ulimit -n)"
+        );
+    }
     let options = listen::SocketOptions {
         send_buffer: config.socket_send_buffer,
+        trusted_proxies: config.trusted_proxies.clone(),
+        max_connections,
+        max_connections_per_client: config.max_connections_per_client,
     };
     // stops the listener (and ends kept-alive HTTP connections) once the drain is over
     let stop_accepting = CancellationToken::new();

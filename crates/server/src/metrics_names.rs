@@ -19,3 +19,7 @@ pub const ACTION_TO_BROADCAST: &str = "evr_action_to_broadcast_seconds";
 pub const WRONG_JOIN_CODES: &str = "evr_wrong_join_codes_total";
 /// Seats moved to another device with a transfer link.
 pub const SEATS_MOVED: &str = "evr_seats_moved_total";
+/// TCP connections the node holds (HTTP, and WebSockets upgraded from them), every second.
+pub const HTTP_CONNECTIONS: &str = "evr_tcp_connections";
+/// Connections answered `429` at once, by the limit they were past (`total`, `client`).
+pub const CONNECTIONS_REFUSED: &str = "evr_connections_refused_total";

@@ -98,11 +98,21 @@ where
 /// larger is `frame_too_large`, one that cannot be read is `bad_message`.
 pub struct ApiBody(pub Bytes);
 
+/// A request's body must arrive within this time of its headers (`listen.rs` bounds theirs).
+const BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
 impl<S: Send + Sync> FromRequest<S> for ApiBody {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        match Bytes::from_request(req, state).await {
+        // a body trickled byte by byte would hold the connection (and its descriptor) forever
+        let Ok(read) = tokio::time::timeout(BODY_TIMEOUT, Bytes::from_request(req, state)).await else {
+            return Err(ApiError::new(
+                ErrorCode::BadMessage,
+                format!("a request body must arrive within {} seconds", BODY_TIMEOUT.as_secs()),
+            ));
+        };
+        match read {
             Ok(bytes) => Ok(ApiBody(bytes)),
             Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => Err(ApiError::new(
                 ErrorCode::FrameTooLarge,

@@ -87,7 +87,11 @@ pub async fn join_room(
     let by = match (request.invite, request.join_code) {
         (Some(invite), None) => JoinBy::Invite(invite),
         (None, Some(join_code)) => {
-            if app.join_limiter.check_key(&addr.ip()).is_err() {
+            if app
+                .join_limiter
+                .check_key(&crate::listen::client_key(addr.ip()))
+                .is_err()
+            {
                 return Err(ApiError::new(
                     ErrorCode::TooManyJoinAttempts,
                     "too many join codes from this address: wait a minute",

@@ -50,6 +50,7 @@ pub use self::joining::new_join_code;
 pub use self::recovery::RecoveryError;
 pub use self::registry::{LoadGates, Registry};
 use self::seat::{BySeat, Seat};
+pub(crate) use self::seats::stored_status;
 use crate::config::Config;
 use crate::fairness::GameSecret;
 use crate::metrics_names as m;

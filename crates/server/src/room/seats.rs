@@ -13,6 +13,17 @@ use crate::outbox::Outbox;
 use crate::secrets;
 use evr_store::{GameResult, WriteOp};
 
+/// [`Room::status`] of a room as stored, for a node that does not hold it (`http::room_status`).
+pub(crate) fn stored_status(stored: &evr_store::StoredRoom) -> RoomStatus {
+    // (a room against the computer stores no guest: its seat is the computer's, never free)
+    let against_computer = matches!(stored.options.opponent, Some(evr_protocol::Opponent::Computer { .. }));
+    RoomStatus {
+        code: stored.code.clone(),
+        seat_free: stored.guest_hash.is_none() && !against_computer,
+        spectators: stored.options.spectators,
+    }
+}
+
 impl Room {
     /// What anyone with the code may know: whether the other seat is free, whether they may watch.
     pub(super) fn status(&self) -> RoomStatus {

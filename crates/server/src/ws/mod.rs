@@ -94,8 +94,11 @@ pub async fn upgrade(Path(code): Path<String>, State(app): State<Arc<App>>, mut 
         Err(refused) => return *refused,
     };
     let upgraded = hyper::upgrade::on(&mut req);
+    // the connection's place among the node's connections, kept while the socket lives
+    let held = req.extensions_mut().remove::<crate::listen::HeldConnection>();
     let tracker = app.tracker.clone();
     tokio::spawn(tracker.track_future(async move {
+        let _held = held;
         let upgraded = match upgraded.await {
             Ok(u) => u,
             Err(e) => return tracing::debug!(error = %e, "the WebSocket upgrade failed"),

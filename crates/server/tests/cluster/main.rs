@@ -22,6 +22,7 @@ mod support;
 mod bad_config;
 mod chaos;
 mod deadlines;
+mod front_door;
 mod nodes;
 mod partition;
 mod player;

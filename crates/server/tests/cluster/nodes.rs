@@ -58,8 +58,21 @@ impl Node {
         let log = std::fs::OpenOptions::new().create(true).append(true).open(&self.log)?;
         let child = Command::new(env!("CARGO_BIN_EXE_evr-server"))
             .args(["--bind", &self.addr.to_string(), "--store", &self.store])
-            // scripted players act far faster than people
-            .args(["--messages-per-second", "10000", "--rooms-per-minute", "100000"])
+            // scripted players act far faster than people, and all come from 127.0.0.1
+            .args([
+                "--messages-per-second",
+                "10000",
+                "--max-connections-per-client",
+                "100000",
+            ])
+            // a test may set the room limit itself
+            .args(
+                ["--rooms-per-minute", "100000"]
+                    .iter()
+                    .filter(|_| !self.extra.iter().any(|a| a == "--rooms-per-minute")),
+            )
+            // HAProxy (docker/haproxy.cfg) says who each client is, from 127.0.0.1
+            .args(["--trusted-proxies", "127.0.0.1"])
             .args(&self.extra)
             // the server logs to stdout; EVR_NODE_LOG=info (or debug) tells more when a test fails
             .env("RUST_LOG", std::env::var("EVR_NODE_LOG").unwrap_or("warn".into()))

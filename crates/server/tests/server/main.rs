@@ -15,6 +15,7 @@ mod correspondence;
 mod defences;
 mod drain;
 mod durability;
+mod front_door;
 mod games;
 mod hidden_info;
 mod mail;

@@ -88,7 +88,26 @@ pub async fn http_as(
     body: Option<&Value>,
     token: Option<&str>,
 ) -> Result<(u16, String)> {
-    let mut stream = TcpStream::connect(addr).await?;
+    http_on(TcpStream::connect(addr).await?, addr, method, path, body, token).await
+}
+
+/// A connection to `addr` from the loopback address `local` (any of 127.0.0.0/8 is this machine):
+/// to the server, another client.
+pub async fn connect_from(local: std::net::IpAddr, addr: SocketAddr) -> Result<TcpStream> {
+    let socket = tokio::net::TcpSocket::new_v4()?;
+    socket.bind(SocketAddr::new(local, 0))?;
+    Ok(socket.connect(addr).await?)
+}
+
+/// [`http_as`] on a connection already open (made with [`connect_from`], say).
+pub async fn http_on(
+    mut stream: TcpStream,
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+    token: Option<&str>,
+) -> Result<(u16, String)> {
     let body = body.map(|b| b.to_string()).unwrap_or_default();
     let auth = token
         .map(|t| format!("Authorization: Bearer {t}\r\n"))

@@ -43,6 +43,7 @@ impl ServerProcess {
             .args(["--bind", &addr.to_string()])
             // scripted players act far faster than people
             .args(["--messages-per-second", "10000", "--rooms-per-minute", "1000000"])
+            .args(["--max-connections-per-client", "100000"])
             .args(store_args)
             .env("RUST_LOG", "warn")
             .stdout(Stdio::null())
