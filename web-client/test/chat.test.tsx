@@ -1,7 +1,10 @@
 // @vitest-environment happy-dom
+/// <reference types="node" />
 // The chat panel: messages shown as text (markup never runs), quick phrases in the reader's own
 // language, a seat writing the players' chat, a spectator asked for a name once, a player's mutes;
-// the store keeps each message once, in order.
+// the store keeps each message once, in order; each author and message is isolated from the text
+// around it.
+import { readFileSync } from "node:fs";
 import { render } from "preact";
 import { act } from "preact/test-utils";
 import { describe, expect, it } from "vitest";
@@ -158,5 +161,42 @@ describe("chat", () => {
     // muting the opponent's typed lines mutes the line the opponent wrote, whichever side it was on
     setPref("muteOpponentText", true);
     expect(shownChat(earlier, { side: "rebel", game: 2 }).map((m) => m.id)).toEqual([1, 3]);
+  });
+
+  it("isolates each author and each message from the text around them, as <bdi> would", () => {
+    loadPrefs(new MemoryStorage());
+    // the page's own style sheet (happy-dom cascades it): a right-to-left name or message must not
+    // move the colon, the author or the next line ("אבג 3" read after an author would show "3 גבא")
+    const style = document.createElement("style");
+    style.textContent = readFileSync(`${process.cwd()}/src/ui/styles/pages.css`, "utf8");
+    document.head.append(style);
+    try {
+      const { store } = storeAs("spectator");
+      store.apply({
+        type: "chat",
+        messages: [msg(9, "spectators", { spectator: "אבג" }, { kind: "text", text: "שלום 3 – 5" })],
+      });
+      act(() => render(<ChatPanel store={store} />, root()));
+      const lines = [...root().querySelectorAll(".chat-msg")];
+      expect(lines.length).toBeGreaterThan(0);
+      for (const line of lines) {
+        expect(getComputedStyle(line.querySelector(".chat-from")!).unicodeBidi, line.textContent!).toBe("isolate");
+        expect(getComputedStyle(line.querySelector(".chat-text")!).unicodeBidi, line.textContent!).toBe("plaintext");
+      }
+      // a seat's name in the lobby's list of seats
+      act(() =>
+        render(
+          <ul class="seats">
+            <li>
+              <strong>אבג</strong>
+            </li>
+          </ul>,
+          root(),
+        ),
+      );
+      expect(getComputedStyle(root().querySelector(".seats strong")!).unicodeBidi).toBe("plaintext");
+    } finally {
+      style.remove();
+    }
   });
 });

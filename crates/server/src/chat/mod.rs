@@ -77,9 +77,13 @@ pub fn check(
     Ok((author, body))
 }
 
-/// Free text as stored: trimmed, control characters (but line breaks) and text-reordering ones
-/// refused, 1 to `MAX_CHAT_CHARS` characters.
+/// Free text as stored: trimmed, 1 to `MAX_CHAT_CHARS` characters, something visible, and no
+/// character that names refuse (`crate::names::unfit`) but line breaks: controls, characters that
+/// reorder the text around them (`gg \u{202E}exe.evil` shows as "gg live.exe", and the rest of the
+/// chat with it), invisible ones (a message of U+200B or U+3164 shows as an empty line from
+/// nobody), line separators that are no `\n`, private use.
 fn clean_text(text: &str) -> Result<String, Refused> {
+    use crate::names::Unfit;
     let text = text.trim();
     if text.is_empty() {
         return Err(Refused(ErrorCode::BadChat, "the message is empty"));
@@ -87,18 +91,15 @@ fn clean_text(text: &str) -> Result<String, Refused> {
     if text.chars().count() > MAX_CHAT_CHARS {
         return Err(Refused(ErrorCode::BadChat, "a message is at most 300 characters"));
     }
-    if text.chars().any(|c| c.is_control() && c != '\n') {
-        return Err(Refused(ErrorCode::BadChat, "the message holds control characters"));
-    }
-    // what names refuse: a line that turns what follows it backwards (`gg \u{202E}exe.evil` shows
-    // as "gg live.exe") and the rest of the chat with it
-    if text.chars().any(crate::names::reorders_text) {
-        return Err(Refused(
-            ErrorCode::BadChat,
-            "the message holds characters that reorder the text around them",
-        ));
-    }
-    Ok(text.to_string())
+    let why = match crate::names::first_unfit(text, true) {
+        None if crate::names::has_visible(text) => return Ok(text.to_string()),
+        None | Some(Unfit::Invisible) => "the message holds invisible characters (zero-width, fillers, blanks)",
+        Some(Unfit::Control) => "the message holds control characters",
+        Some(Unfit::Reorders) => "the message holds characters that reorder the text around them",
+        Some(Unfit::Separator) => "the message holds line or paragraph separators: break lines with a line feed",
+        Some(Unfit::PrivateUse) => "the message holds private-use characters",
+    };
+    Err(Refused(ErrorCode::BadChat, why))
 }
 
 /// A spectator's display name (`crate::names`).
@@ -260,6 +261,32 @@ mod tests {
                 .1,
             phrase
         );
+    }
+
+    #[test]
+    fn a_message_shows_something_and_nothing_that_hides_or_reorders() {
+        let said = |t: &str| check(Some(Faction::Rebel), ChatChannel::Players, text(t), None);
+        for bad in [
+            "\u{200B}",
+            "\u{3164}",
+            "\u{2800}\n\u{2800}",
+            "gg\u{200B}",
+            "gg \u{202E}exe.evil",
+            "a\u{2028}b",
+            "a\u{2029}b",
+            "\u{E000}",
+            "a\tb",
+        ] {
+            assert_eq!(said(bad).unwrap_err().0, ErrorCode::BadChat, "{bad:?}");
+        }
+        // line breaks, spaces and emoji (with their joiners) are what chat is made of
+        for good in ["gg\nwp", "well  played", "🎉", "👩\u{200D}💻 ok", "❤\u{FE0F}"] {
+            assert_eq!(said(good).unwrap().1, text(good), "{good:?}");
+        }
+        // a spectator's name obeys the names' rules
+        let as_spectator = |name: &str| check(None, ChatChannel::Spectators, text("hi"), Some(name));
+        assert_eq!(as_spectator("Ana\u{200B}").unwrap_err().0, ErrorCode::BadChat);
+        assert!(as_spectator("Ana").is_ok());
     }
 
     #[test]

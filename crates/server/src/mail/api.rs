@@ -16,8 +16,8 @@ use evr_protocol::{
 use evr_store::{MailLimits, NewAddress, Registered, StoredSeat};
 
 use super::{
-    ADDRESSES_PER_ROOM_PER_DAY, CONFIRM_LINK_HOURS, CONFIRMATIONS_PER_ADDRESS_PER_DAY, MailError, Mailer,
-    checked_email, hint, message, on_store, shown_code, texts, unix_millis,
+    ADDRESSES_PER_ROOM_PER_DAY, BadEmail, CONFIRM_LINK_HOURS, CONFIRMATIONS_PER_ADDRESS_PER_DAY, Email, MailError,
+    Mailer, checked_email, hint, message, on_store, shown_code, texts, unix_millis,
 };
 use crate::app::App;
 use crate::refusal::{ApiBody, ApiError, ApiPath, json};
@@ -75,10 +75,15 @@ pub async fn put_reminders(
     let mailer = mailer(&app)?;
     let (code, seat) = seat_of_request(&app, &typed, &headers).await?;
     let SetReminders { email, language } = json(&body)?;
-    let (email, email_key) = checked_email(&email).ok_or_else(|| {
+    // checked as the mailbox it is sent to before anything is counted or stored (address.rs)
+    let Email {
+        to: email,
+        key: email_key,
+        ..
+    } = checked_email(&email).map_err(|e: BadEmail| {
         ApiError::new(
             ErrorCode::BadEmail,
-            "not an email address reminders can be sent to (one name@domain, at most 254 bytes)",
+            format!("not an email address reminders can be sent to: {e}"),
         )
     })?;
     if mailer.client_limiter.check_key(&addr.ip()).is_err() {

@@ -223,3 +223,29 @@ async fn refused_messages_change_nothing_and_the_chat_survives_a_restart() -> Re
     assert_eq!(chat.last().map(|m| m.body.clone()), Some(text("nice")));
     server.stop().await
 }
+
+#[tokio::test]
+async fn invisible_text_and_names_are_refused_and_change_nothing() -> Result<()> {
+    let server = support::start("chat-invisible").await?;
+    let addr = server.addr;
+    let seats = support::create_and_join(addr, Mode::Full).await?;
+    let (mut a, _) = Client::hello(addr, &seats.code, Some(&seats.creator_token), None).await?;
+    let (mut s, _) = Client::hello(addr, &seats.code, None, None).await?;
+    // a line of nothing (U+200B, the Hangul filler, braille blanks) and a separator that is no `\n`
+    for bad in ["\u{200B}", "\u{3164}", "\u{2800}\n\u{2800}", "a\u{2028}b"] {
+        a.send(&say(ChatChannel::Players, text(bad), None)).await?;
+        assert_eq!(a.recv_error().await?, ErrorCode::BadChat, "{bad:?}");
+    }
+    // a spectator under an invisible name, or a look-alike of another's
+    for name in ["\u{3164}", "Ana\u{200B}"] {
+        s.send(&say(ChatChannel::Spectators, text("hi"), Some(name))).await?;
+        assert_eq!(s.recv_error().await?, ErrorCode::BadChat, "{name:?}");
+    }
+    // nothing was stored or sent: the next message is the room's first, and a newcomer has only it
+    a.send(&say(ChatChannel::Players, text("gg 🎉"), None)).await?;
+    let got = recv_chat(&mut s).await?;
+    assert_eq!(got.iter().map(|m| m.id).collect::<Vec<_>>(), vec![1]);
+    let (late, _) = Client::hello(addr, &seats.code, None, None).await?;
+    assert_eq!(welcome_chat(&late)?.iter().map(|m| m.id).collect::<Vec<_>>(), vec![1]);
+    server.stop().await
+}

@@ -149,3 +149,56 @@ async fn names_are_checked_stored_and_shown_to_everyone_by_side() -> Result<()> 
     assert_eq!(again.room.names, next.names);
     server.stop().await
 }
+
+/// Names that show nothing, or look like another name: refused wherever a name is given.
+const INVISIBLE: [&str; 5] = ["\u{200B}", "\u{3164}", "\u{2800}", "Ana\u{200B}", "a\u{2028}b"];
+
+#[tokio::test]
+async fn invisible_and_look_alike_names_are_refused_everywhere_and_change_nothing() -> Result<()> {
+    let server = support::start("names-invisible").await?;
+    let addr = server.addr;
+    for bad in INVISIBLE {
+        let (status, refusal) = support::post_raw(
+            addr,
+            CREATE_ROOM_PATH,
+            json!({"side": "rebel", "mode": "tutorial", "spectators": "anyone_with_link", "name": bad}),
+        )
+        .await?;
+        assert_eq!(
+            (status, refusal["code"].as_str()),
+            (400, Some("bad_name")),
+            "creating as {bad:?}"
+        );
+    }
+    let created = create_named(addr, Mode::Tutorial, Some("Ana")).await?;
+    let join = |name: &str| JoinRequest {
+        invite: Some(support::invite_secret(&created).unwrap_or_default()),
+        join_code: None,
+        name: Some(name.into()),
+    };
+    for bad in INVISIBLE {
+        let refused = seats::join(addr, &created.code, &join(bad)).await?;
+        assert_eq!(
+            refused.err().map(|(s, e)| (s, e.code)),
+            Some((400, ErrorCode::BadName)),
+            "joining as {bad:?}"
+        );
+    }
+    // the refused joins took no seat: the free one is still there
+    let joined = seats::join(addr, &created.code, &join("Bea"))
+        .await?
+        .map_err(|e| anyhow!("join: {e:?}"))?;
+    let mut both = ByFaction::new(None, None);
+    both[created.seat] = Some("Ana".to_string());
+    both[joined.seat] = Some("Bea".to_string());
+
+    let (mut b, _) = Client::hello(addr, &created.code, Some(&joined.token), None).await?;
+    for bad in INVISIBLE {
+        b.send(&ClientMsg::SetName { name: Some(bad.into()) }).await?;
+        assert_eq!(b.recv_error().await?, ErrorCode::BadName, "renaming to {bad:?}");
+    }
+    // nothing changed: a newcomer is told the names as they were
+    let (_w, seen) = Client::hello(addr, &created.code, None, None).await?;
+    assert_eq!(seen.room.names, both);
+    server.stop().await
+}

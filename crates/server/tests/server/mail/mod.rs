@@ -7,6 +7,7 @@
 //! notifier directly (the room's schedule is tested with the clocks).
 
 mod sink;
+mod spellings;
 
 use anyhow::{Context, Result, ensure};
 use evr_protocol::{ClientMsg, ReminderSettings, RemindersSet, RemindersStatus, reminders_path};
