@@ -2,9 +2,10 @@
 //! own tables: they are not game state, so they are written without a room's claim (any node may
 //! take an address or a click on a link) and never loaded with a room.
 //!
-//! An address is kept as given (it is where mail goes) with a key for the limits: the SHA-256 of
-//! its lower-case form (`email_key`), so that the log of confirmation mails
-//! (`mail_confirmations`, kept a day) counts an address however it is typed. The links in the
+//! An address is kept as it is mailed with a key for the limits (`email_key`): the SHA-256 of the
+//! mailbox it names, as the server works it out (`evr-server`'s `mail/address.rs`: lower case,
+//! no `+tag`, an ASCII domain), so that the log of confirmation mails (`mail_confirmations`, kept
+//! a day) counts a mailbox however its address is typed. The links in the
 //! mails carry secrets the store keeps only as hashes: one confirmation secret per address, one
 //! unsubscribe secret per mail sent (`mail_unsubscribe`), all deleted with the address.
 //!
