@@ -95,7 +95,7 @@ protocol_errors! {
     StaleAction = "stale_action", status 409, fatal false;
     /// The action id is empty or too long.
     BadActionId = "bad_action_id", status 400, fatal false;
-    /// Too many messages: slow down.
+    /// Too many messages, connections or replays from this client: slow down.
     RateLimited = "rate_limited", status 429, fatal false;
     /// The game has not started: the other seat is still free.
     WaitingForOpponent = "waiting_for_opponent", status 409, fatal false;

@@ -38,6 +38,9 @@ pub struct App {
     pub room_limiter: DefaultKeyedRateLimiter<IpAddr>,
     /// Join codes tried per client address (`seat_api.rs`).
     pub join_limiter: DefaultKeyedRateLimiter<IpAddr>,
+    /// Archives, replay files and replays step by step per client (`replay::bounded`): each
+    /// plays a whole game again.
+    pub replay_limiter: DefaultKeyedRateLimiter<IpAddr>,
     pub prometheus: PrometheusHandle,
     /// Where reminders go (`crate::notify`): `NoNotifier` unless `--smtp-url` is set.
     pub notifier: Arc<dyn crate::notify::Notifier>,
@@ -49,6 +52,7 @@ impl App {
     pub fn new(config: Arc<Config>, store: Arc<dyn Store>, prometheus: PrometheusHandle) -> App {
         let per_minute = NonZeroU32::new(config.rooms_per_minute).unwrap_or(NonZeroU32::MIN);
         let join_codes = NonZeroU32::new(config.join_codes_per_minute).unwrap_or(NonZeroU32::MIN);
+        let replays = NonZeroU32::new(config.replays_per_minute).unwrap_or(NonZeroU32::MIN);
         App {
             config,
             store,
@@ -61,6 +65,7 @@ impl App {
             next_conn: AtomicU64::new(1),
             room_limiter: RateLimiter::keyed(Quota::per_minute(per_minute)),
             join_limiter: RateLimiter::keyed(Quota::per_minute(join_codes)),
+            replay_limiter: RateLimiter::keyed(Quota::per_minute(replays)),
             prometheus,
             notifier: Arc::new(crate::notify::NoNotifier),
             mail: None,

@@ -39,6 +39,16 @@ pub struct Config {
     /// 60/N seconds). Each room also takes at most `MAX_WRONG_JOIN_CODES` wrong ones.
     #[arg(long, env = "EVR_JOIN_CODES_PER_MINUTE", default_value_t = 10)]
     pub join_codes_per_minute: u32,
+    /// Archives and replays (the room's games, a replay file, a replay step by step) one client
+    /// may ask for per minute (a burst of as many, then one every 60/N seconds): each plays a
+    /// whole game again.
+    #[arg(long, env = "EVR_REPLAYS_PER_MINUTE", default_value_t = 30)]
+    pub replays_per_minute: u32,
+    /// Clients that may read `/metrics` (addresses or networks, comma-separated): the machine
+    /// itself by default. Anyone else is answered `404 not_found`, as for an address the API does
+    /// not have. Behind a proxy, the client is the one it names (`--trusted-proxies`).
+    #[arg(long, env = "EVR_METRICS_FROM", value_delimiter = ',', value_parser = network, default_value = "127.0.0.0/8,::1")]
+    pub metrics_from: Vec<ipnet::IpNet>,
     /// Proxies in front (addresses or networks, comma-separated, e.g. `10.0.0.0/8,::1`) whose
     /// connections may begin with a PROXY protocol v2 header naming the client (HAProxy's
     /// `send-proxy-v2`): every limit keyed on a client then counts that client, not the proxy.
@@ -177,6 +187,8 @@ impl Config {
             rooms_per_minute: 100_000,
             join_codes_per_minute: 10,
             trusted_proxies: Vec::new(),
+            replays_per_minute: 100_000,
+            metrics_from: vec![ipnet::IpNet::from(std::net::IpAddr::from([127, 0, 0, 1]))],
             max_connections: 16_000,
             // the tests' and load generators' players all come from 127.0.0.1
             max_connections_per_client: 100_000,

@@ -213,9 +213,13 @@ async fn serve_with(
         .route("/api/rooms/{code}/transfer", post(seat_api::transfer))
         .route("/api/rooms/{code}/take", post(seat_api::take))
         .route("/api/rooms/{code}/seat", get(replay::seat_summary))
-        .route("/api/rooms/{code}/games", get(replay::archive))
-        .route("/api/rooms/{code}/games/{game}/replay", get(replay::replay))
-        .route("/api/rooms/{code}/games/{game}/steps", get(replay::steps))
+        .merge(
+            Router::new()
+                .route("/api/rooms/{code}/games", get(replay::archive))
+                .route("/api/rooms/{code}/games/{game}/replay", get(replay::replay))
+                .route("/api/rooms/{code}/games/{game}/steps", get(replay::steps))
+                .route_layer(axum::middleware::from_fn_with_state(app.clone(), replay::bounded)),
+        )
         .route("/api/mail", get(mail::mail_status))
         .route(
             "/api/rooms/{code}/reminders",

@@ -86,7 +86,11 @@ pub async fn put_reminders(
             format!("not an email address reminders can be sent to: {e}"),
         )
     })?;
-    if mailer.client_limiter.check_key(&crate::listen::client_key(addr.ip())).is_err() {
+    if mailer
+        .client_limiter
+        .check_key(&crate::listen::client_key(addr.ip()))
+        .is_err()
+    {
         return Err(ApiError::new(
             ErrorCode::RateLimited,
             "too many addresses given from this network address: wait an hour",

@@ -20,8 +20,11 @@ mod seat;
 mod steps;
 
 use std::io::Write;
+use std::sync::Arc;
 
+use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderMap, HeaderValue, header};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use evr_protocol::{ErrorCode, Opponent, RoomOptions, SpectatorPolicy};
 use evr_rules::{ByFaction, Faction, Game, Mode, Outcome, Viewer};
@@ -33,6 +36,7 @@ pub use self::archive::archive;
 pub use self::file::replay;
 pub use self::seat::seat_summary;
 pub use self::steps::steps;
+
 use crate::app::App;
 use crate::refusal::ApiError;
 use crate::secrets;
@@ -41,6 +45,25 @@ use evr_store::{Store, StoreError, StoredGame, StoredRoom, StoredSeat};
 /// Room `typed`'s stored room (its code canonical) and what `read` takes from the store for it,
 /// read off the async threads; `room_not_found` for a room that does not exist, `storage_failed`
 /// (logged) if the store fails.
+/// Every route here plays a whole game again from the store: a client has `--replays-per-minute`
+/// of them (`429 rate_limited` past it), so that a cheap request cannot cost the server a game's
+/// work without end.
+pub async fn bounded(
+    State(app): State<Arc<App>>,
+    ConnectInfo(addr): ConnectInfo<std::net::SocketAddr>,
+    req: Request,
+    next: Next,
+) -> Response {
+    if app
+        .replay_limiter
+        .check_key(&crate::listen::client_key(addr.ip()))
+        .is_err()
+    {
+        return ApiError::new(ErrorCode::RateLimited, "too many replays; wait a minute").into_response();
+    }
+    next.run(req).await
+}
+
 async fn load<T: Send + 'static>(
     app: &App,
     typed: &str,

@@ -335,3 +335,60 @@ async fn slow_connections_from_one_client_leave_the_node_answering_everyone_else
     );
     Ok(())
 }
+
+/// `/metrics` is the operator's: the machine itself reads it, a visitor (directly or through the
+/// trusted proxy) is told there is nothing there.
+#[tokio::test]
+async fn metrics_answer_the_machine_and_nobody_else() -> Result<()> {
+    let mut config = evr_server::Config::for_tests(support::temp_dir("front-door-metrics"));
+    config.trusted_proxies = vec!["127.0.0.1/32".parse()?];
+    let server = support::start_with(config).await?;
+    let get = |from: u8, client: Option<&'static str>| async move {
+        let mut tcp = support::connect_from(loopback(from), server.addr).await?;
+        if let Some(client) = client {
+            tcp.write_all(&proxy_header(client.parse()?, server.addr)).await?;
+        }
+        support::http_on(tcp, server.addr, "GET", "/metrics", None, None).await
+    };
+    let (status, body) = get(1, None).await?;
+    assert_eq!(status, 200);
+    assert!(body.contains("evr_"), "{body}");
+    for (from, client) in [(1, Some("203.0.113.5:4000")), (2, None)] {
+        let (status, body) = get(from, client).await?;
+        assert_eq!(status, 404, "from 127.0.0.{from} as {client:?}: {body}");
+        assert!(
+            body.contains("\"code\":\"not_found\"") && !body.contains("evr_"),
+            "{body}"
+        );
+    }
+    server.stop().await
+}
+
+/// Each archive and replay plays a whole game again: a client has so many a minute, and another
+/// client is not counted with it.
+#[tokio::test]
+async fn replays_are_bounded_per_client() -> Result<()> {
+    let mut config = evr_server::Config::for_tests(support::temp_dir("front-door-replays"));
+    config.replays_per_minute = 3;
+    let server = support::start_with(config).await?;
+    let seats = support::create_and_join(server.addr, Mode::Full).await?;
+    let path = format!("/api/rooms/{}/games", seats.code);
+    let get = |from: u8| {
+        let path = path.clone();
+        async move {
+            let tcp = support::connect_from(loopback(from), server.addr).await?;
+            support::http_on(tcp, server.addr, "GET", &path, None, None).await
+        }
+    };
+    for _ in 0..3 {
+        assert_eq!(get(1).await?.0, 200);
+    }
+    let (status, body) = get(1).await?;
+    assert_eq!(status, 429, "{body}");
+    assert!(body.contains("\"code\":\"rate_limited\""), "{body}");
+    let steps = format!("/api/rooms/{}/games/1/steps", seats.code);
+    let (status, _) = support::http(server.addr, "GET", &steps, None).await?;
+    assert_eq!(status, 429, "the steps of a game count with the archive");
+    assert_eq!(get(2).await?.0, 200, "another client has its own");
+    server.stop().await
+}

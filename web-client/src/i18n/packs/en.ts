@@ -168,7 +168,7 @@ export const pack: Pack = {
     spectator_cannot_act: "Spectators cannot act.",
     stale_action: "The game moved on: decide again.",
     bad_action_id: "Bad action id.",
-    rate_limited: "Too many messages: slow down.",
+    rate_limited: "Too many requests: slow down.",
     waiting_for_opponent: "Wait for your opponent to join.",
     game_not_over: "The game is not over.",
     game_not_found: "This room has no game with that number.",

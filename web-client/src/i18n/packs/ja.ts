@@ -222,7 +222,7 @@ export const pack: Pack = {
     spectator_cannot_act: "観戦者は行動できません。",
     stale_action: "ゲームが進みました。もう一度選んでください。",
     bad_action_id: "アクションIDが不正です。",
-    rate_limited: "メッセージが多すぎます。少し間をおいてください。",
+    rate_limited: "リクエストが多すぎます。少し間をおいてください。",
     waiting_for_opponent: "相手の参加を待ってください。",
     game_not_over: "ゲームはまだ終わっていません。",
     game_not_found: "このルームにその番号のゲームはありません。",

@@ -216,7 +216,7 @@ export const pack: Pack = {
     spectator_cannot_act: "觀戰者不能行動。",
     stale_action: "遊戲已有變化，請重新決定。",
     bad_action_id: "行動編號錯誤。",
-    rate_limited: "訊息太多，請放慢速度。",
+    rate_limited: "請求太多，請放慢速度。",
     waiting_for_opponent: "請等待對手加入。",
     game_not_over: "遊戲尚未結束。",
     game_not_found: "這個房間沒有這一局。",
