@@ -1054,6 +1054,7 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     for (const P of [A, B, S]) {
       await until(() => P.room?.names?.[0] === CREATOR_NAME && P.room?.names?.[1] === GUEST_NAME, `${P.name}: the names in room.names`);
     }
+    // (the table's strips show each name in a <bdi>: isolated without marks in the text)
     await S.page.waitForFunction(([a, b]) => document.body.textContent.includes(a) && document.body.textContent.includes(b), [`${CREATOR_NAME} (Rebel)`, `${GUEST_NAME} (Imperial)`]);
     assert.equal(await S.page.$("main img"), null, "the markup in a name is shown as text");
     log("both seated under their names; character choice");
@@ -1532,7 +1533,7 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     if (winner !== null) {
       for (const h of [hA, hB, hS]) assert.ok(h.cls.split(/\s+/).includes(winner), `headline marked ${winner}: ${h.cls}`);
       const name = winner === "rebel" ? CREATOR_NAME : GUEST_NAME;
-      assert.equal(hS.text, `${name} wins`, "the spectator's headline names the winner by their name, as text");
+      assert.equal(hS.text, `\u2068${name}\u2069 wins`, "the spectator's headline names the winner by their name, as text, isolated");
     }
     // the desktop's game over: the result, the rematch and the reveal on the first screen (1280×800)
     await A.page.setViewportSize(DESKTOP_SIZES[0]);

@@ -65,7 +65,7 @@ describe("chat", () => {
     expect(texts()).toEqual([
       "Rebel (You): Good luck!",
       `Imperial: ${MARKUP}`,
-      "Ana (spectator): what a turn",
+      "\u2068Ana\u2069 (spectator): what a turn",
       "Imperial: Good game!",
     ]);
     act(() => {

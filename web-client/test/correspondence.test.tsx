@@ -247,8 +247,9 @@ describe("your rooms", () => {
     });
     const rows = [...root().querySelectorAll(".room-row")].map((r) => r.textContent);
     expect(rows).toEqual([
-      "DAYR-OOM1Ana (Rebel) vs Ben (Imperial)Your turn · 1 day 4 h left",
-      "NEWR-OOM1Ana (Rebel) vs Ben (Imperial)Their turn",
+      // each name isolated from the text around it (U+2068 … U+2069)
+      "DAYR-OOM1\u2068Ana\u2069 (Rebel) vs \u2068Ben\u2069 (Imperial)Your turn · 1 day 4 h left",
+      "NEWR-OOM1\u2068Ana\u2069 (Rebel) vs \u2068Ben\u2069 (Imperial)Their turn",
     ]);
   });
 });

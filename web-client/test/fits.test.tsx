@@ -85,7 +85,10 @@ describe("clocks", () => {
 
 describe("results", () => {
   it("a game lost on time names its winner", () => {
-    expect(resultText(null, "imperial", "time", ["Ana", "Ben"])).toBe("Ben wins — Ana ran out of time.");
+    // each name isolated from the sentence around it (U+2068 … U+2069)
+    expect(resultText(null, "imperial", "time", ["Ana", "Ben"])).toBe(
+      "\u2068Ben\u2069 wins — \u2068Ana\u2069 ran out of time.",
+    );
   });
 
   it("Dominance is explained where a round's result is shown", () => {

@@ -87,7 +87,7 @@ describe("the replay page", () => {
     act(() => render(<ReplayPage code={CODE} game={2} />, root()));
     await settle();
     expect(asked).toEqual([{ url: `/api/rooms/${CODE}/games/2/steps?eyes=spectator`, auth: null }]);
-    expect(text()).toContain("Ben wins");
+    expect(text()).toContain("\u2068Ben\u2069 wins");
     expect(text()).toContain("Ben (Imperial)");
     expect(text()).toContain("Step 0 of 2");
     expect(text()).toContain("Round 1 · Character choice");

@@ -167,8 +167,8 @@ describe("the rooms this device holds", () => {
     await settle();
     const rows = [...root.querySelectorAll(".room-row")].map((r) => r.textContent);
     expect(rows).toEqual([
-      "KJCH-M97EAna (Rebel) vs Ben (Imperial)Your turn",
-      "KJCH-M97FAna (Imperial) vs RebelOver: you lost 4–7",
+      "KJCH-M97E\u2068Ana\u2069 (Rebel) vs \u2068Ben\u2069 (Imperial)Your turn",
+      "KJCH-M97F\u2068Ana\u2069 (Imperial) vs RebelOver: you lost 4–7",
     ]);
     expect(calls.map((c) => c.auth)).toEqual(["Bearer t1", "Bearer t2"]);
     expect(root.querySelector('a[href="/r/KJCHM97E"]')).not.toBeNull();

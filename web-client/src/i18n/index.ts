@@ -85,13 +85,18 @@ export const strategyName = (s: Strategy | null): string => (s === null ? "?" : 
 export const sideName = (f: Faction): string => t(f === "rebel" ? "factionShort.rebel" : "factionShort.imperial");
 /** The players' display names, `[rebel, imperial]` (`null`: none given). */
 export type Names = readonly [string | null, string | null];
-/** A player as named at the table: their display name, else their side. Always text, never markup. */
-export const playerName = (f: Faction, names: Names | null | undefined): string =>
-  names?.[f === "rebel" ? 0 : 1] ?? sideName(f);
+/** A person's own words inside a sentence, isolated (U+2068 … U+2069): a right-to-left name cannot
+ * move the words, brackets and digits around it ("Ana (Rebel)", "Ana 3 – 7 Ben"). */
+export const isolated = (text: string): string => `\u2068${text}\u2069`;
+/** A player as named at the table: their display name (isolated), else their side. Always text. */
+export const playerName = (f: Faction, names: Names | null | undefined): string => {
+  const name = names?.[f === "rebel" ? 0 : 1];
+  return name ? isolated(name) : sideName(f);
+};
 /** A player with their side, "Ana (Rebel)"; without a name just the side. */
 export const playerLabel = (f: Faction, names: Names | null | undefined): string => {
   const name = names?.[f === "rebel" ? 0 : 1];
-  return name ? t("player.named", { name, side: sideName(f) }) : sideName(f);
+  return name ? t("player.named", { name: isolated(name), side: sideName(f) }) : sideName(f);
 };
 export const powerText = (key: PowerKey | null): string => powerIn(lang.value, key);
 export const strategyText = (s: Strategy): string => strategyTextIn(lang.value, s);

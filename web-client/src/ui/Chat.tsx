@@ -4,7 +4,7 @@
 // player's own mutes (the spectators' chat, the opponent's typed messages).
 import { signal } from "@preact/signals";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { colon, sideName, t } from "../i18n";
+import { colon, isolated, sideName, t } from "../i18n";
 import { type ChatBody, type ChatChannel, type ChatMessage, MAX_NAME_CHARS, type Phrase } from "../net/protocol";
 import { prefs, setPref } from "../state/prefs";
 import type { GameStore } from "../state/store";
@@ -65,10 +65,12 @@ function bodyText(body: ChatBody): string {
 function author(m: ChatMessage, reader: ChatReader): string {
   if ("seat" in m.from) {
     // the writer's name as it was when they wrote, with the side they played then
-    const who = m.name ? t("player.named", { name: m.name, side: sideName(m.from.seat) }) : sideName(m.from.seat);
+    const who = m.name
+      ? t("player.named", { name: isolated(m.name), side: sideName(m.from.seat) })
+      : sideName(m.from.seat);
     return who + (writtenBy(m, reader) ? t("common.youMark") : "");
   }
-  return t("chat.spectatorName", { name: m.from.spectator });
+  return t("chat.spectatorName", { name: isolated(m.from.spectator) });
 }
 
 /** The chat as a drawer under the table; `open` follows the header's chat button. */
