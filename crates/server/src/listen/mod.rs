@@ -41,6 +41,7 @@ const ACCEPT_BACKOFF: Duration = Duration::from_millis(50);
 /// Accept errors are logged at most once in this time (with how many there were): a node out of
 /// descriptors would otherwise write a line every `ACCEPT_BACKOFF`.
 const ACCEPT_ERROR_LOG_EVERY: Duration = Duration::from_secs(10);
+
 /// How connections are taken and set up.
 #[derive(Clone, Debug)]
 pub(crate) struct SocketOptions {
