@@ -64,6 +64,9 @@ impl Node {
                 "10000",
                 "--max-connections-per-client",
                 "100000",
+                // the tests check games' replays by the hundred
+                "--replays-per-minute",
+                "1000000",
             ])
             // a test may set the room limit itself
             .args(

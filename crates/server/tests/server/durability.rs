@@ -50,7 +50,7 @@ async fn spawn_server(port: u16, data_dir: &Path) -> Result<Server> {
         .args(["--bind", &format!("127.0.0.1:{port}")])
         // Scripted players act far faster than people: lift the per-connection rate limit.
         .args(["--messages-per-second", "10000"])
-        .args(["--rooms-per-minute", "1000"])
+        .args(["--rooms-per-minute", "1000", "--replays-per-minute", "1000000"])
         .arg("--data-dir")
         .arg(data_dir)
         .env("RUST_LOG", "warn")

@@ -43,7 +43,13 @@ impl ServerProcess {
             .args(["--bind", &addr.to_string()])
             // scripted players act far faster than people
             .args(["--messages-per-second", "10000", "--rooms-per-minute", "1000000"])
-            .args(["--max-connections-per-client", "100000"])
+            // all its clients are 127.0.0.1, and the backup tests check every game's replay
+            .args([
+                "--max-connections-per-client",
+                "100000",
+                "--replays-per-minute",
+                "1000000",
+            ])
             .args(store_args)
             .env("RUST_LOG", "warn")
             .stdout(Stdio::null())
