@@ -169,8 +169,7 @@ pub async fn readyz(State(app): State<Arc<App>>) -> Response {
 /// `GET /metrics` (Prometheus), for the clients of `--metrics-from` only: the node's counts are
 /// its operator's, not every visitor's.
 pub async fn metrics(State(app): State<Arc<App>>, ConnectInfo(addr): ConnectInfo<SocketAddr>) -> Response {
-    let client = addr.ip().to_canonical();
-    if !app.config.metrics_from.iter().any(|net| net.contains(&client)) {
+    if !crate::listen::is_listed(addr.ip(), &app.config.metrics_from) {
         return crate::refusal::not_found().into_response();
     }
     app.prometheus.render().into_response()

@@ -13,6 +13,7 @@ mod admission;
 mod proxy_header;
 
 pub(crate) use admission::{client_key, connection_cap};
+pub(crate) use proxy_header::is_listed;
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -122,7 +123,7 @@ pub(crate) async fn serve(
 /// The connection's client: the peer, or the client a trusted proxy's header names. `None` when
 /// a trusted proxy's connection did not say in time or said it wrongly (it is closed).
 async fn client_of(mut tcp: TcpStream, peer: SocketAddr, trusted: &[ipnet::IpNet]) -> Option<(TcpStream, SocketAddr)> {
-    if !proxy_header::is_trusted(peer.ip(), trusted) {
+    if !is_listed(peer.ip(), trusted) {
         return Some((tcp, peer));
     }
     match tokio::time::timeout(PROXY_HEADER_TIMEOUT, proxy_header::client_of(&mut tcp, peer)).await {

@@ -33,10 +33,11 @@ pub(crate) enum ProxyHeaderError {
     Io(#[from] std::io::Error),
 }
 
-/// Whether connections from `peer` may carry a PROXY header.
-pub(crate) fn is_trusted(peer: IpAddr, trusted: &[ipnet::IpNet]) -> bool {
-    let peer = peer.to_canonical();
-    trusted.iter().any(|net| net.contains(&peer))
+/// Whether `ip` is in one of `networks` (an IPv4 peer on a dual-stack socket as IPv4): the proxies
+/// trusted with a PROXY header, the clients that may read `/metrics`.
+pub(crate) fn is_listed(ip: IpAddr, networks: &[ipnet::IpNet]) -> bool {
+    let ip = ip.to_canonical();
+    networks.iter().any(|net| net.contains(&ip))
 }
 
 /// The client a trusted proxy's connection is for: the header's source address, read off the
@@ -169,10 +170,10 @@ mod tests {
     #[test]
     fn only_listed_networks_are_trusted() {
         let trusted: Vec<ipnet::IpNet> = vec!["10.0.0.0/8".parse().unwrap(), "::1/128".parse().unwrap()];
-        assert!(is_trusted([10, 1, 2, 3].into(), &trusted));
-        assert!(!is_trusted([11, 1, 2, 3].into(), &trusted));
-        assert!(is_trusted("::1".parse().unwrap(), &trusted));
+        assert!(is_listed([10, 1, 2, 3].into(), &trusted));
+        assert!(!is_listed([11, 1, 2, 3].into(), &trusted));
+        assert!(is_listed("::1".parse().unwrap(), &trusted));
         // an IPv4 peer on a dual-stack socket
-        assert!(is_trusted("::ffff:10.0.0.9".parse().unwrap(), &trusted));
+        assert!(is_listed("::ffff:10.0.0.9".parse().unwrap(), &trusted));
     }
 }
