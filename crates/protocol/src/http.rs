@@ -31,6 +31,17 @@ pub fn take_seat_path(code: &str) -> String {
     format!("/api/rooms/{code}/take")
 }
 
+/// `GET` here with a seat token for the devices that seat is played on: [`crate::SeatDevices`] (200).
+pub fn devices_path(code: &str) -> String {
+    format!("/api/rooms/{code}/devices")
+}
+
+/// Where a player `POST`s (with their seat token) to sign every other device out of their seat:
+/// [`crate::SignedOut`] (200).
+pub fn sign_out_others_path(code: &str) -> String {
+    format!("/api/rooms/{code}/devices/sign-out-others")
+}
+
 /// `GET` here with a seat token for that seat's [`crate::SeatSummary`] (200).
 pub fn seat_path(code: &str) -> String {
     format!("/api/rooms/{code}/seat")

@@ -44,8 +44,9 @@ pub use client::ClientMsg;
 pub use clock::{ClockView, Correspondence, ForfeitReason, LiveClock, TimeControl};
 pub use error_code::ErrorCode;
 pub use http::{
-    ApiErrorBody, CREATE_ROOM_PATH, CreatedRoom, GameArchive, GameSummary, JoinedRoom, RoomStatus, games_path,
-    invite_path, join_room_path, replay_path, room_path, seat_path, take_seat_path, transfer_path, websocket_path,
+    ApiErrorBody, CREATE_ROOM_PATH, CreatedRoom, GameArchive, GameSummary, JoinedRoom, RoomStatus, devices_path,
+    games_path, invite_path, join_room_path, replay_path, room_path, seat_path, sign_out_others_path, take_seat_path,
+    transfer_path, websocket_path,
 };
 pub use mail::{
     MAIL_STATUS_PATH, MAX_EMAIL_BYTES, MailLanguage, MailStatus, ReminderSettings, RemindersSet, RemindersStatus,
@@ -56,7 +57,7 @@ pub use replay_steps::{ReplayEyes, ReplayStep, ReplaySteps, replay_steps_path};
 pub use room::{ComputerLevel, Fairness, Opponent, Role, RoomInfo, RoomOptions, SideChoice, SpectatorPolicy};
 pub use seats::{
     CreateRoom, JOIN_CODE_DIGITS, JoinRequest, MAX_NAME_CHARS, MAX_SEAT_DEVICES, MAX_WRONG_JOIN_CODES, NewInvite,
-    SeatState, SeatSummary, SeatTransfer, TRANSFER_LINK_SECS, TakeSeat,
+    SeatDevice, SeatDevices, SeatState, SeatSummary, SeatTransfer, SignedOut, TRANSFER_LINK_SECS, TakeSeat,
 };
 pub use server::ServerMsg;
 

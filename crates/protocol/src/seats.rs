@@ -101,6 +101,43 @@ pub struct TakeSeat {
     pub secret: String,
 }
 
+/// One device a seat is played on (an item of [`SeatDevices`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct SeatDevice {
+    /// The device that asked.
+    pub this_device: bool,
+    /// When the seat was moved to this device with a link, in seconds since 1970 (UTC); `null`
+    /// for the device that holds the seat's first token (the one that created or joined the room,
+    /// or the device kept when the others were signed out).
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub added_at: Option<i64>,
+    /// Whether the device is connected to the room now.
+    pub connected: bool,
+}
+
+/// Answer to `GET /api/rooms/{code}/devices` with a seat token: the devices that seat is played
+/// on (the seat's first device first, then in the order they were added).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct SeatDevices {
+    pub devices: Vec<SeatDevice>,
+    /// When the seat's link to another device (made, not used yet) stops working, in milliseconds
+    /// since 1970 (UTC); `null` when there is none.
+    #[cfg_attr(feature = "ts", ts(type = "number | null"))]
+    pub link_expires_at: Option<i64>,
+}
+
+/// Answer to `POST /api/rooms/{code}/devices/sign-out-others` with a seat token: the asking
+/// device is the seat's only one now. The other devices' tokens stop working (their connections are
+/// closed with `bad_token`) and the seat's unused link to another device is dropped.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct SignedOut {
+    /// How many devices were signed out.
+    pub devices: u32,
+}
+
 /// Where a seat's game stands, from that seat's side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]

@@ -10,8 +10,8 @@ use ts_rs::{Config, TS};
 use crate::{
     ApiErrorBody, ClientMsg, CreateRoom, CreatedRoom, ErrorCode, GameArchive, JOIN_CODE_DIGITS, JoinRequest,
     JoinedRoom, MAX_ACTION_ID_LEN, MAX_FRAME_BYTES, MAX_NAME_CHARS, MailStatus, NewInvite, PROTOCOL_VERSION,
-    ReminderSettings, RemindersSet, ReplayEyes, ReplaySteps, RoomOptions, RoomStatus, SeatSummary, SeatTransfer,
-    ServerMsg, SetReminders, TRANSFER_LINK_SECS, TakeSeat,
+    ReminderSettings, RemindersSet, ReplayEyes, ReplaySteps, RoomOptions, RoomStatus, SeatDevices, SeatSummary,
+    SeatTransfer, ServerMsg, SetReminders, SignedOut, TRANSFER_LINK_SECS, TakeSeat,
 };
 
 const NOTE: &str =
@@ -36,6 +36,8 @@ pub fn export(dir: &Path) -> Result<(), String> {
     SeatTransfer::export_all(&cfg).map_err(e)?;
     TakeSeat::export_all(&cfg).map_err(e)?;
     SeatSummary::export_all(&cfg).map_err(e)?;
+    SeatDevices::export_all(&cfg).map_err(e)?;
+    SignedOut::export_all(&cfg).map_err(e)?;
     ApiErrorBody::export_all(&cfg).map_err(e)?;
     MailStatus::export_all(&cfg).map_err(e)?;
     SetReminders::export_all(&cfg).map_err(e)?;

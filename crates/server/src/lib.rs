@@ -212,6 +212,11 @@ async fn serve_with(
         .route("/api/rooms/{code}/invite", post(seat_api::new_invite))
         .route("/api/rooms/{code}/transfer", post(seat_api::transfer))
         .route("/api/rooms/{code}/take", post(seat_api::take))
+        .route("/api/rooms/{code}/devices", get(seat_api::devices))
+        .route(
+            "/api/rooms/{code}/devices/sign-out-others",
+            post(seat_api::sign_out_others),
+        )
         .route("/api/rooms/{code}/seat", get(replay::seat_summary))
         .merge(
             Router::new()

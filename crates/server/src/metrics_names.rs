@@ -19,6 +19,8 @@ pub const ACTION_TO_BROADCAST: &str = "evr_action_to_broadcast_seconds";
 pub const WRONG_JOIN_CODES: &str = "evr_wrong_join_codes_total";
 /// Seats moved to another device with a transfer link.
 pub const SEATS_MOVED: &str = "evr_seats_moved_total";
+/// Devices signed out of a seat by another of its devices.
+pub const SEAT_DEVICES_SIGNED_OUT: &str = "evr_seat_devices_signed_out_total";
 /// TCP connections the node holds (HTTP, and WebSockets upgraded from them), every second.
 pub const HTTP_CONNECTIONS: &str = "evr_tcp_connections";
 /// Connections answered `429` at once, by the limit they were past (`total`, `client`).

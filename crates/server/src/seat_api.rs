@@ -1,8 +1,10 @@
 //! HTTP routes of the seats: the guest taking the free seat (`POST …/join`, with the invite link's
 //! secret or the room code's join code), the creator's new invite (`POST …/invite`), a seat moved
-//! to another device (`POST …/transfer`, then `POST …/take` on that device), and a seat's summary
-//! for the list of a device's rooms (`GET …/seat`). The room actor decides (`room/joining.rs`,
-//! `room/transfer.rs`); this file reads requests, limits join codes per address, and answers.
+//! to another device (`POST …/transfer`, then `POST …/take` on that device), a seat's devices
+//! (`GET …/devices`) and the others signed out (`POST …/devices/sign-out-others`), and a seat's
+//! summary for the list of a device's rooms (`GET …/seat`). The room actor decides
+//! (`room/joining.rs`, `room/transfer.rs`, `room/devices.rs`); this file reads requests, limits join
+//! codes per address, and answers.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -10,7 +12,7 @@ use std::sync::Arc;
 use axum::Json;
 use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, StatusCode, header};
-use evr_protocol::{ErrorCode, JoinRequest, JoinedRoom, NewInvite, SeatTransfer, TakeSeat};
+use evr_protocol::{ErrorCode, JoinRequest, JoinedRoom, NewInvite, SeatDevices, SeatTransfer, SignedOut, TakeSeat};
 use tokio::sync::oneshot;
 
 use crate::app::App;
@@ -155,4 +157,27 @@ pub async fn take(
     let TakeSeat { secret } = json(&body)?;
     let (_, answer) = ask(&app, &typed, |reply| Command::TakeSeat { secret, reply }).await?;
     answer.map(joined).map_err(refused)
+}
+
+/// `GET /api/rooms/{code}/devices` (a seat's token): the devices that seat is played on.
+pub async fn devices(
+    State(app): State<Arc<App>>,
+    ApiPath(typed): ApiPath<String>,
+    headers: HeaderMap,
+) -> Result<Json<SeatDevices>, ApiError> {
+    let token = bearer(&headers)?;
+    let (_, answer) = ask(&app, &typed, |reply| Command::Devices { token, reply }).await?;
+    answer.map(Json).map_err(refused)
+}
+
+/// `POST /api/rooms/{code}/devices/sign-out-others` (a seat's token): the asking device is the
+/// seat's only one; the others' tokens stop working.
+pub async fn sign_out_others(
+    State(app): State<Arc<App>>,
+    ApiPath(typed): ApiPath<String>,
+    headers: HeaderMap,
+) -> Result<Json<SignedOut>, ApiError> {
+    let token = bearer(&headers)?;
+    let (_, answer) = ask(&app, &typed, |reply| Command::SignOutOthers { token, reply }).await?;
+    answer.map(|devices| Json(SignedOut { devices })).map_err(refused)
 }

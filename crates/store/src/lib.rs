@@ -156,6 +156,14 @@ pub enum WriteOp {
         /// Seconds since 1970 (UTC).
         added_at: i64,
     },
+    /// The seat's device holding `token_hash` becomes the seat's only one: every other device's
+    /// token stops working (the seat's first one included, when `token_hash` is not it) and its
+    /// unused transfer link is dropped.
+    KeepOneDevice {
+        code: String,
+        seat: StoredSeat,
+        token_hash: Vec<u8>,
+    },
     /// Game `game_no` starts at update `seq`, the creator playing `creator_faction`.
     StartGame {
         code: String,
@@ -227,6 +235,7 @@ impl WriteOp {
             | WriteOp::WrongJoinCode { code }
             | WriteOp::IssueTransfer { code, .. }
             | WriteOp::TakeSeat { code, .. }
+            | WriteOp::KeepOneDevice { code, .. }
             | WriteOp::StartGame { code, .. }
             | WriteOp::AppendAction { code, .. }
             | WriteOp::SetWake { code, .. }
@@ -319,6 +328,8 @@ impl StoredSeat {
 pub struct StoredDevice {
     pub seat: StoredSeat,
     pub token_hash: Vec<u8>,
+    /// When the seat was moved to it, in seconds since 1970 (UTC).
+    pub added_at: i64,
 }
 
 /// A seat's transfer link that has not been used (it may have expired).

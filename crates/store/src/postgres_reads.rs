@@ -56,7 +56,7 @@ pub(super) async fn load_room(c: &Client, code: &str) -> Result<Option<StoredRoo
 async fn load_devices(c: &Client, code: &str) -> Result<Vec<StoredDevice>, StoreError> {
     let rows = c
         .query(
-            "SELECT seat, token_hash FROM seat_devices WHERE room_code = $1 ORDER BY added_at",
+            "SELECT seat, token_hash, added_at FROM seat_devices WHERE room_code = $1 ORDER BY added_at",
             &[&code],
         )
         .await
@@ -66,6 +66,7 @@ async fn load_devices(c: &Client, code: &str) -> Result<Vec<StoredDevice>, Store
             Ok(StoredDevice {
                 seat: StoredSeat::from_text(&get::<String>(r, 0)?)?,
                 token_hash: get(r, 1)?,
+                added_at: get(r, 2)?,
             })
         })
         .collect()

@@ -41,6 +41,7 @@ struct Statements {
     wrong_join_code: Statement,
     issue_transfer: Statement,
     take_seat: Statement,
+    keep_one_device: Statement,
     start_game: Statement,
     append_action: Statement,
     reveal_rebel: Statement,
@@ -103,6 +104,21 @@ async fn prepare(c: &Client) -> Result<Statements, tokio_postgres::Error> {
                  SELECT $1, $2, $4, $5 WHERE EXISTS (SELECT 1 FROM used)",
                 owned(6)
             ))
+            .await?,
+        // one statement: the seat's hash replaced under the claim, and only then its other devices
+        // and its link dropped (a data-modifying CTE runs whether or not the query reads it; the
+        // SELECT counts the rooms updated, 0 when fenced)
+        keep_one_device: c
+            .prepare(
+                "WITH kept AS (UPDATE rooms SET creator_hash = CASE WHEN $2 = 'creator' THEN $3 ELSE creator_hash END,
+                                                guest_hash = CASE WHEN $2 = 'guest' THEN $3 ELSE guest_hash END
+                               WHERE code = $1 AND owner_epoch = $4 RETURNING 1),
+                      devices AS (DELETE FROM seat_devices WHERE room_code = $1 AND seat = $2
+                                  AND EXISTS (SELECT 1 FROM kept)),
+                      links AS (DELETE FROM seat_transfers WHERE room_code = $1 AND seat = $2
+                                AND EXISTS (SELECT 1 FROM kept))
+                 SELECT 1 FROM kept",
+            )
             .await?,
         start_game: c
             .prepare(&format!(
@@ -274,6 +290,15 @@ fn statement<'a>(s: &'a Statements, w: &Write) -> Result<Run<'a>, StoreError> {
                 Box::new(secret_hash.clone()),
                 Box::new(token_hash.clone()),
                 Box::new(*added_at),
+                Box::new(epoch),
+            ],
+        ),
+        WriteOp::KeepOneDevice { code, seat, token_hash } => (
+            &s.keep_one_device,
+            vec![
+                Box::new(code.clone()),
+                Box::new(seat.as_str().to_string()),
+                Box::new(token_hash.clone()),
                 Box::new(epoch),
             ],
         ),

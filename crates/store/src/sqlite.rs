@@ -273,6 +273,31 @@ fn apply(conn: &Connection, write: &Write) -> Result<bool, rusqlite::Error> {
                 params![code, seat.as_str(), token_hash, added_at],
             )
         }
+        WriteOp::KeepOneDevice { code, seat, token_hash } => {
+            let kept = execute_cached(
+                conn,
+                match seat {
+                    StoredSeat::Creator => "UPDATE rooms SET creator_hash = ?2 WHERE code = ?1 AND owner_epoch = ?3",
+                    StoredSeat::Guest => "UPDATE rooms SET guest_hash = ?2 WHERE code = ?1 AND owner_epoch = ?3",
+                },
+                params![code, token_hash, epoch],
+            )?;
+            if kept == 0 {
+                return Ok(false);
+            }
+            // (in the batch's transaction: all three or none)
+            execute_cached(
+                conn,
+                "DELETE FROM seat_devices WHERE room_code = ?1 AND seat = ?2",
+                params![code, seat.as_str()],
+            )?;
+            execute_cached(
+                conn,
+                "DELETE FROM seat_transfers WHERE room_code = ?1 AND seat = ?2",
+                params![code, seat.as_str()],
+            )
+            .map(|_| 1)
+        }
         WriteOp::StartGame {
             code,
             game_no,

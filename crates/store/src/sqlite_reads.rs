@@ -111,17 +111,20 @@ pub(super) fn load_room(conn: &Connection, code: &str) -> Result<Option<StoredRo
 /// The devices each seat was moved to.
 fn load_devices(conn: &Connection, code: &str) -> Result<Vec<StoredDevice>, StoreError> {
     let mut stmt = conn
-        .prepare_cached("SELECT seat, token_hash FROM seat_devices WHERE room_code = ?1 ORDER BY added_at")
+        .prepare_cached("SELECT seat, token_hash, added_at FROM seat_devices WHERE room_code = ?1 ORDER BY added_at")
         .map_err(read_error)?;
     let rows = stmt
-        .query_map([code], |r| Ok((r.get::<_, String>(0)?, r.get::<_, Vec<u8>>(1)?)))
+        .query_map([code], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, Vec<u8>>(1)?, r.get::<_, i64>(2)?))
+        })
         .map_err(read_error)?;
     let mut out = Vec::new();
     for row in rows {
-        let (seat, token_hash) = row.map_err(read_error)?;
+        let (seat, token_hash, added_at) = row.map_err(read_error)?;
         out.push(StoredDevice {
             seat: StoredSeat::from_text(&seat)?,
             token_hash,
+            added_at,
         });
     }
     Ok(out)

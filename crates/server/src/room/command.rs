@@ -50,6 +50,16 @@ pub enum Command {
         secret: String,
         reply: oneshot::Sender<Result<Joined, ErrorCode>>,
     },
+    /// A player asks for the devices their seat is played on.
+    Devices {
+        token: String,
+        reply: oneshot::Sender<Result<evr_protocol::SeatDevices, ErrorCode>>,
+    },
+    /// A player signs every other device out of their seat; the reply counts them.
+    SignOutOthers {
+        token: String,
+        reply: oneshot::Sender<Result<u32, ErrorCode>>,
+    },
     /// The seat on `conn` sets (or clears) its display name.
     SetName {
         conn: ConnId,

@@ -5,6 +5,7 @@
 //! This file holds the room's state and its dispatcher; each kind of command is handled in its own
 //! file: `seats.rs` (connecting, leaving, claiming a win), `joining.rs` (the guest taking the
 //! free seat: invite link or join code), `transfer.rs` (a seat moved to another device),
+//! `devices.rs` (a seat's devices listed, the others signed out),
 //! `names.rs` (display names), `play.rs` (actions and rematches), `chat.rs` (the chat, whose
 //! rules are `crate::chat`), `clock.rs` (the clocks, whose arithmetic is `crate::clock`),
 //! `computer.rs` (the computer opponent), `recovery.rs` (rebuilding from the store).
@@ -14,6 +15,7 @@ mod clock;
 mod command;
 mod computer;
 mod deadline;
+mod devices;
 #[cfg(test)]
 mod fuzz_tests;
 mod game_match;
@@ -60,6 +62,8 @@ use evr_store::{FIRST_EPOCH, Store, StoreError, WriteOp};
 struct Conn {
     /// `None`: a spectator.
     seat: Option<Seat>,
+    /// A seat's connection: the hash its token matched (which of the seat's devices it is).
+    device: Option<Vec<u8>>,
     out: crate::outbox::Outbox,
     /// How many chat messages it may still send now.
     chat_allowance: crate::chat::Allowance,
@@ -86,7 +90,7 @@ pub struct Room {
     /// Each seat's token hash; `None` while the seat is free.
     seat_hashes: BySeat<Option<Vec<u8>>>,
     /// The token hashes of the other devices each seat was moved to (`transfer.rs`).
-    devices: BySeat<Vec<Vec<u8>>>,
+    devices: BySeat<Vec<devices::MovedDevice>>,
     /// Each seat's transfer link not used yet.
     transfers: BySeat<Option<transfer::PendingTransfer>>,
     /// Each seat's display name (`None`: shown as its side).
@@ -419,6 +423,12 @@ impl Room {
             }
             Command::TakeSeat { secret, reply } => {
                 let _ = reply.send(self.take_seat(&secret).await);
+            }
+            Command::Devices { token, reply } => {
+                let _ = reply.send(self.list_devices(&token));
+            }
+            Command::SignOutOthers { token, reply } => {
+                let _ = reply.send(self.sign_out_others(&token).await);
             }
             Command::SetName { conn, name } => self.set_name(conn, name).await,
             Command::Status { reply } => {

@@ -89,7 +89,10 @@ impl Room {
         });
         room.names = BySeat::new(stored.creator_name, stored.guest_name);
         for device in stored.devices {
-            room.devices[seat_of(device.seat)].push(device.token_hash);
+            room.devices[seat_of(device.seat)].push(super::devices::MovedDevice {
+                hash: device.token_hash,
+                added_at: device.added_at,
+            });
         }
         for t in stored.transfers {
             room.transfers[seat_of(t.seat)] = Some(super::transfer::PendingTransfer {

@@ -10,7 +10,6 @@ use super::seat::Seat;
 use super::{Conn, ConnId, Room};
 use crate::metrics_names as m;
 use crate::outbox::Outbox;
-use crate::secrets;
 use evr_store::{GameResult, WriteOp};
 
 /// [`Room::status`] of a room as stored, for a node that does not hold it (`http::room_status`).
@@ -41,15 +40,19 @@ impl Room {
         last_seq: Option<u32>,
         out: Outbox,
     ) -> Result<Role, ErrorCode> {
-        let player = match &token {
-            Some(t) => Some(self.seat_of_token(t).ok_or(ErrorCode::BadToken)?),
+        let (player, device) = match &token {
+            Some(t) => {
+                let (seat, hash) = self.device_of_token(t).ok_or(ErrorCode::BadToken)?;
+                (Some(seat), Some(hash))
+            }
             None if self.options.spectators == SpectatorPolicy::Off => return Err(ErrorCode::SpectatorsNotAllowed),
-            None => None,
+            None => (None, None),
         };
         self.conns.insert(
             conn,
             Conn {
                 seat: player,
+                device,
                 out,
                 chat_allowance: crate::chat::Allowance::new(Instant::now()),
             },
@@ -66,12 +69,7 @@ impl Room {
 
     /// The seat whose token (from its first device or one it was moved to) is `token`.
     pub(super) fn seat_of_token(&self, token: &str) -> Option<Seat> {
-        Seat::BOTH.into_iter().find(|p| {
-            self.seat_hashes[*p]
-                .as_deref()
-                .is_some_and(|h| secrets::token_matches(token, h))
-                || self.devices[*p].iter().any(|h| secrets::token_matches(token, h))
-        })
+        self.device_of_token(token).map(|(seat, _)| seat)
     }
 
     pub(super) fn remove_conn(&mut self, conn: ConnId) {

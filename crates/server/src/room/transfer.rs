@@ -88,7 +88,10 @@ impl Room {
             return Err(ErrorCode::StorageFailed);
         }
         self.transfers[seat] = None;
-        self.devices[seat].push(token_hash);
+        self.devices[seat].push(super::devices::MovedDevice {
+            hash: token_hash,
+            added_at: now / 1000,
+        });
         metrics::counter!(m::SEATS_MOVED).increment(1);
         Ok(Joined {
             faction: self.current.faction_of(seat),

@@ -13,6 +13,7 @@ mod clocks;
 mod computer;
 mod correspondence;
 mod defences;
+mod devices;
 mod drain;
 mod durability;
 mod front_door;

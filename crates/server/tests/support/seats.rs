@@ -1,13 +1,13 @@
 //! Requests of the seats' API (`proto/PROTOCOL.md`, *Seats*): joining with a join code, a new
-//! invite, moving a seat to another device, a seat's summary.
+//! invite, moving a seat to another device, a seat's devices, a seat's summary.
 #![allow(dead_code)]
 
 use std::net::SocketAddr;
 
 use anyhow::Result;
 use evr_protocol::{
-    ApiErrorBody, JoinRequest, JoinedRoom, NewInvite, SeatSummary, SeatTransfer, TakeSeat, invite_path, join_room_path,
-    seat_path, take_seat_path, transfer_path,
+    ApiErrorBody, JoinRequest, JoinedRoom, NewInvite, SeatDevices, SeatSummary, SeatTransfer, SignedOut, TakeSeat,
+    devices_path, invite_path, join_room_path, seat_path, sign_out_others_path, take_seat_path, transfer_path,
 };
 
 /// An answer: typed on success, the error body (with its status) on refusal.
@@ -74,4 +74,15 @@ pub async fn take(addr: SocketAddr, code: &str, secret: &str) -> Result<Answer<J
 pub async fn summary(addr: SocketAddr, code: &str, token: Option<&str>) -> Result<Answer<SeatSummary>> {
     let (status, text) = super::http_as(addr, "GET", &seat_path(code), None, token).await?;
     super::answer(status, &text)
+}
+
+/// `GET /api/rooms/{code}/devices` with `token`.
+pub async fn devices(addr: SocketAddr, code: &str, token: Option<&str>) -> Result<Answer<SeatDevices>> {
+    let (status, text) = super::http_as(addr, "GET", &devices_path(code), None, token).await?;
+    super::answer(status, &text)
+}
+
+/// `POST /api/rooms/{code}/devices/sign-out-others` with `token`.
+pub async fn sign_out_others(addr: SocketAddr, code: &str, token: Option<&str>) -> Result<Answer<SignedOut>> {
+    post_as(addr, &sign_out_others_path(code), None, token).await
 }

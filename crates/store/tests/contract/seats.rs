@@ -1,8 +1,9 @@
 //! What every `Store` must do with seats (`store_contract.rs` holds the rest, and the helpers): a
 //! room's join code, the count of wrong codes and the names load back as written; a new invite
 //! replaces the secrets and starts the count again; a seat's transfer link replaces its older one
-//! and is used up by the write that seats a device, once; a seat's chat message keeps its name;
-//! and every one of these writes under an old claim is fenced and changes nothing.
+//! and is used up by the write that seats a device, once; a seat kept on one device drops its other
+//! devices and its link, and no other seat's; a seat's chat message keeps its name; and every one of
+//! these writes under an old claim is fenced and changes nothing.
 
 use anyhow::{Result, ensure};
 use evr_store::StoredChat;
@@ -16,6 +17,14 @@ fn transfer(seat: StoredSeat, secret: u8, expires_at: i64) -> WriteOp {
         seat,
         secret_hash: vec![secret; 32],
         expires_at,
+    }
+}
+
+fn keep(seat: StoredSeat, token: u8) -> WriteOp {
+    WriteOp::KeepOneDevice {
+        code: CODE.into(),
+        seat,
+        token_hash: vec![token; 32],
     }
 }
 
@@ -152,7 +161,8 @@ async fn a_transfer_link_is_replaced_by_a_newer_one_and_seats_one_device_once() 
             room.devices
                 == vec![StoredDevice {
                     seat: StoredSeat::Creator,
-                    token_hash: vec![21; 32]
+                    token_hash: vec![21; 32],
+                    added_at: 1_790_000_500,
                 }],
             "{name}: exactly one device: {:?}",
             room.devices
@@ -160,6 +170,69 @@ async fn a_transfer_link_is_replaced_by_a_newer_one_and_seats_one_device_once() 
         ensure!(
             room.transfers.len() == 1 && room.transfers[0].seat == StoredSeat::Guest,
             "{name}: the used link is gone, the other seat's stays"
+        );
+        store.close();
+    }
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_seat_kept_on_one_device_drops_its_other_devices_and_its_link() -> Result<()> {
+    for Opened { name, store } in stores("seats_keep_one").await? {
+        room_with_actions(&store, CODE, 1).await?;
+        let guest_before = load(&store, CODE)?.guest_hash;
+        // the creator's seat on two more devices and a link not used; the guest's on one more
+        for (secret, token) in [(7, 21), (8, 22)] {
+            write(&store, transfer(StoredSeat::Creator, secret, 1_000)).await?;
+            write(&store, take(StoredSeat::Creator, secret, token)).await?;
+        }
+        write(&store, transfer(StoredSeat::Creator, 9, 1_000)).await?;
+        write(&store, transfer(StoredSeat::Guest, 10, 1_000)).await?;
+        write(&store, take(StoredSeat::Guest, 10, 40)).await?;
+        write(&store, transfer(StoredSeat::Guest, 11, 1_000)).await?;
+
+        // the creator keeps the device it was moved to last
+        write(&store, keep(StoredSeat::Creator, 22)).await?;
+        let room = load(&store, CODE)?;
+        ensure!(
+            room.creator_hash == vec![22; 32],
+            "{name}: the kept device's token is the seat's: {:?}",
+            room.creator_hash
+        );
+        ensure!(
+            room.devices.iter().all(|d| d.seat == StoredSeat::Guest) && room.devices.len() == 1,
+            "{name}: the creator's other devices are gone, the guest's stays: {:?}",
+            room.devices
+        );
+        ensure!(
+            room.transfers.len() == 1 && room.transfers[0].seat == StoredSeat::Guest,
+            "{name}: the creator's link is gone, the guest's stays: {:?}",
+            room.transfers
+        );
+        ensure!(
+            room.guest_hash == guest_before,
+            "{name}: the guest's first token is untouched"
+        );
+
+        // the guest keeps its first device: only its other device and link go
+        let first = guest_before.clone().unwrap_or_default();
+        write(
+            &store,
+            WriteOp::KeepOneDevice {
+                code: CODE.into(),
+                seat: StoredSeat::Guest,
+                token_hash: first.clone(),
+            },
+        )
+        .await?;
+        let room = load(&store, CODE)?;
+        ensure!(
+            room.devices.is_empty() && room.transfers.is_empty() && room.guest_hash == Some(first),
+            "{name}: the guest is on its first device alone: {room:?}"
+        );
+        ensure!(
+            room.creator_hash == vec![22; 32],
+            "{name}: the creator's seat is untouched"
         );
         store.close();
     }
@@ -187,6 +260,7 @@ async fn every_seat_write_under_an_old_claim_is_fenced() -> Result<()> {
             old(WriteOp::WrongJoinCode { code: CODE.into() }),
             old(transfer(StoredSeat::Creator, 7, 1_000)),
             old(take(StoredSeat::Guest, 9, 30)),
+            old(keep(StoredSeat::Guest, 31)),
         ];
         for (i, answer) in refused.into_iter().enumerate() {
             ensure!(
