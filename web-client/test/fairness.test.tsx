@@ -90,6 +90,36 @@ describe("replay reveal", () => {
     expect(root().textContent).toContain(`evr verify evr-${ROOM.code}-game-1.json`);
   });
 
+  it("a player's device fetches the file with its seat token and saves it (a private room serves it to its players only)", async () => {
+    localStorage.setItem(`evr.token.${ROOM.code}`, "seat-token");
+    const asked: { url: string; auth: string | undefined }[] = [];
+    vi.stubGlobal("fetch", async (url: string, init?: { headers?: Record<string, string> }) => {
+      asked.push({ url, auth: init?.headers?.authorization });
+      return new Response('{"format":"evr-replay"}', { status: 200 });
+    });
+    const saved: { href: string; download: string }[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push({ href: this.href, download: this.download });
+    });
+    vi.stubGlobal("URL", Object.assign(URL, { createObjectURL: () => "blob:file", revokeObjectURL: () => {} }));
+    try {
+      act(() => render(<ReplayPanel room={room([true, true])} me="rebel" onReveal={() => {}} />, root()));
+      const link = root().querySelector<HTMLAnchorElement>("a[download]")!;
+      const event = new MouseEvent("click", { bubbles: true, cancelable: true });
+      await act(async () => {
+        link.dispatchEvent(event);
+        await new Promise((r) => setTimeout(r, 10));
+      });
+      expect(event.defaultPrevented).toBe(true);
+      expect(asked).toEqual([{ url: replayUrl(ROOM.code, 1), auth: "Bearer seat-token" }]);
+      expect(saved).toEqual([{ href: "blob:file", download: `evr-${ROOM.code}-game-1.json` }]);
+    } finally {
+      click.mockRestore();
+      vi.unstubAllGlobals();
+      localStorage.clear();
+    }
+  });
+
   it("a spectator cannot agree; a game without a commitment has no replay", () => {
     act(() => render(<ReplayPanel room={room([false, false])} me={null} onReveal={() => {}} />, root()));
     expect(root().querySelector("button.reveal-agree")).toBeNull();

@@ -6,7 +6,7 @@ import { lang, type Names, playerName, t } from "../i18n";
 import { type Faction, type ForfeitReason, type GameSummary, type Outcome, otherFaction } from "../net/protocol";
 import { displayCode } from "../net/roomCode";
 import { replayPage } from "../state/route";
-import { replayUrl } from "./ReplayPanel";
+import { ReplayFile } from "./ReplayPanel";
 import { api, tokens } from "./services";
 import { LanguagePicker } from "./widgets";
 
@@ -114,9 +114,7 @@ export function Archive({ code, refresh }: { code: string; refresh: string }) {
                       {t("archive.watch")}
                     </a>
                     {g.replay_available ? (
-                      <a href={replayUrl(code, g.number)} download={`evr-${code}-game-${g.number}.json`}>
-                        {t("archive.download")}
-                      </a>
+                      <ReplayFile code={code} game={g.number} label={t("archive.download")} />
                     ) : (
                       <span class="muted">{t("archive.notRevealed")}</span>
                     )}

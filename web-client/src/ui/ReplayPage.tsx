@@ -14,7 +14,7 @@ import { GameStore } from "../state/store";
 import { archivePage, resultText } from "./Archive";
 import { CardDetail } from "./CardDetail";
 import { FairnessPanel } from "./Fairness";
-import { replayUrl } from "./ReplayPanel";
+import { ReplayFile } from "./ReplayPanel";
 import { nextRoundStep, previousRoundStep, usePlayback } from "./replayNav";
 import { api, tokens } from "./services";
 import { Table } from "./Table";
@@ -175,9 +175,7 @@ export function ReplayPage({ code, game }: { code: string; game: number }) {
             <section class="replay-files panel">
               {data.revealed && (
                 <p>
-                  <a class="button" href={replayUrl(code, game)} download={`evr-${code}-game-${game}.json`}>
-                    {t("reveal.download")}
-                  </a>{" "}
+                  <ReplayFile code={code} game={game} label={t("reveal.download")} button={1} />{" "}
                   <code class="small">{t("reveal.verify", { file: `evr-${code}-game-${game}.json` })}</code>
                 </p>
               )}

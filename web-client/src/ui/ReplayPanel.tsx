@@ -4,10 +4,38 @@
 import { playerName, t } from "../i18n";
 import { type Faction, otherFaction, type RoomInfo } from "../net/protocol";
 import { replayPage } from "../state/route";
+import { tokens } from "./services";
 
 /** Where the replay file of game `game` of room `code` is served. */
 export function replayUrl(code: string, game: number): string {
   return `/api/rooms/${encodeURIComponent(code)}/games/${game}/replay`;
+}
+
+/** The link that saves game `game`'s replay file. A room without spectators gives the file to its
+ *  players only, with a seat's token, which a link cannot carry: on a device holding one, the click
+ *  fetches the file with the token and saves what came. */
+export function ReplayFile({ code, game, label, button }: { code: string; game: number; label: string; button?: 1 }) {
+  const url = replayUrl(code, game);
+  const file = `evr-${code}-game-${game}.json`;
+  const token = tokens.getToken(code);
+  const save = (e: Event) => {
+    if (!token) return;
+    e.preventDefault();
+    void fetch(url, { headers: { authorization: `Bearer ${token}` } })
+      .then((r) => (r.ok ? r.blob() : Promise.reject()))
+      .then((b) => {
+        const a = document.createElement("a");
+        a.href = URL.createObjectURL(b);
+        a.download = file;
+        a.click();
+        setTimeout(() => URL.revokeObjectURL(a.href), 1e4);
+      });
+  };
+  return (
+    <a class={button && "button"} href={url} download={file} onClick={save}>
+      {label}
+    </a>
+  );
 }
 
 export function ReplayPanel(props: { room: RoomInfo; me: Faction | null; onReveal: () => void }) {
@@ -30,9 +58,7 @@ export function ReplayPanel(props: { room: RoomInfo; me: Faction | null; onRevea
       {both ? (
         <>
           <p>
-            <a class="button" href={replayUrl(room.code, room.game_number)} download={file}>
-              {t("reveal.download")}
-            </a>
+            <ReplayFile code={room.code} game={room.game_number} label={t("reveal.download")} button={1} />
           </p>
           <p class="small muted">
             <code>{t("reveal.verify", { file })}</code>

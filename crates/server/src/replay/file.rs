@@ -1,6 +1,7 @@
 //! `GET /api/rooms/{code}/games/{n}/replay`: a finished game's replay file (`proto/REPLAY.md`),
 //! served once both players agreed to reveal it — the file holds every action, so every secret
-//! choice of the game.
+//! choice of the game — to anyone with the room's code, or only to its players (a seat's token)
+//! when the room allows no spectators (`players_only`).
 
 use std::sync::Arc;
 
@@ -11,7 +12,7 @@ use evr_protocol::{ErrorCode, Fairness, RoomOptions};
 use evr_replay::{FORMAT, Replay, ReplayAction, VERSION};
 use evr_rules::ByFaction;
 
-use super::{is_over, json_response, load_game, not_over, revealed, rules_outcome};
+use super::{is_over, json_response, load_game, not_over, players_only, revealed, rules_outcome};
 use crate::app::App;
 use crate::fairness::{self, GameSecret};
 use crate::refusal::{ApiError, ApiPath};
@@ -23,6 +24,7 @@ pub async fn replay(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let (room, game) = load_game(&app, &typed, &game_no, "a replay").await?;
+    players_only(&room, &headers)?;
     let names = super::names(&room, &game);
     let number = game.game_no;
     let mut file = build(&room.code, &room.options, game)?;

@@ -225,6 +225,18 @@ async fn a_room_without_spectators_shows_its_games_to_its_players_only() -> Resu
     );
     assert_eq!(
         answers(steps).await?,
+        [refused.clone(), refused.clone(), (200, None), (200, None)]
+    );
+    // the replay file, once both agreed to reveal it, is its players' too (since stop 41: anyone with
+    // the code downloaded it)
+    for c in [&mut a, &mut b] {
+        c.send(&ClientMsg::RevealReplay).await?;
+    }
+    for c in [&mut a, &mut b] {
+        while c.recv_room().await?.reveal_agreed != [true, true] {}
+    }
+    assert_eq!(
+        answers(replay_path(&seats.code, 1)).await?,
         [refused.clone(), refused, (200, None), (200, None)]
     );
     server.stop().await
