@@ -1728,6 +1728,34 @@ test("a keyboard-only player and a phone player play a whole game; the spectator
     await B.page.tap("details#reference > summary");
     await B.page.waitForFunction(() => document.querySelector("details#reference")?.open === false);
 
+    // ---- the seat's devices, last (the old phone's browser then holds no seat): the old phone opens
+    // the room again; the new phone lists the seat's devices, the old one connected, and signs it out
+    // after a warning; the old phone is told at once that its seat link no longer works
+    {
+      const old = await ctxB.newPage();
+      await old.goto(`/r/${code}`);
+      await old.waitForSelector(".gameover");
+      await B.page.tap(".move-seat > summary");
+      await B.page.waitForSelector(".move-seat-panel .devices li:nth-child(2)");
+      const devices = await B.page.$$eval(".move-seat-panel .devices li", (l) => l.map((e) => e.textContent));
+      assert.deepEqual(
+        devices.map((d) => [d.startsWith("This device"), d.includes("connected now")]),
+        [[false, true], [true, false]],
+        `the old phone (connected) and this one: ${devices}`,
+      );
+      await B.page.tap(".move-seat-panel .devices button");
+      await B.page.tap(".move-seat-panel .devices button.sign-out");
+      await B.page.waitForSelector(".move-seat-panel .devices [role=status]");
+      assert.equal(await B.page.$$eval(".move-seat-panel .devices li", (l) => l.length), 1, "this device alone");
+      await axeCheck(B.page, "move-seat (devices)", [AXE_PHONE]);
+      await shot(B.page, "15-devices-signed-out-phone", { fullPage: false });
+      await B.page.tap(".move-seat > summary");
+      // bad_token's page: the seat is gone from the old phone, watching is offered
+      await old.waitForSelector(`[role=alert] a[href="/r/${code}/watch"]`);
+      await old.close();
+      log(`${B.name}: the new phone signed the old one out of the seat (its list showed it connected)`);
+    }
+
     // ---- axe on the pages of their own: the landing page (the rebel's browser lists its room), an
     // invite link's name form (in the spectator's browser: it holds no seat), the client's page for an
     // address it does not know

@@ -290,6 +290,8 @@ describe("email reminders", () => {
   async function mount(l: "en" | "ja" = "en") {
     const { Reminders } = await import("../src/ui/Reminders");
     (await import("../src/i18n")).setLanguage(l);
+    // the panel's texts, which a page fetches when it first shows the panel (the modules are anew)
+    await (await import("../src/i18n/reminders")).loadReminders(l);
     const { loadPrefs } = await import("../src/state/prefs");
     loadPrefs(localStorage);
     await act(async () => {

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 // Seats in the browser: joining under a name, the creator's join code, a seat moved to this device
-// with a one-time link, the list of this device's rooms, names shown as text, and what the replay
-// panel says before anyone agreed.
+// with a one-time link, a seat's devices and the others signed out, the list of this device's rooms,
+// names shown as text, and what the replay panel says before anyone agreed.
 import { render } from "preact";
 import { act } from "preact/test-utils";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -11,6 +11,7 @@ import type { SeatSummary } from "../src/net/protocol";
 import { TokenStore } from "../src/net/tokens";
 import { GameStore } from "../src/state/store";
 import { Lobby } from "../src/ui/Lobby";
+import { MoveSeat } from "../src/ui/MoveSeat";
 import { ReplayPanel } from "../src/ui/ReplayPanel";
 import { SettingsMenu } from "../src/ui/Settings";
 import { Table } from "../src/ui/Table";
@@ -105,6 +106,81 @@ describe("a seat moved from another device", () => {
     expect(root.textContent).toContain("This link was used already, has expired, or was replaced");
     expect(root.querySelector('a[href="/r/KJCHM97E/watch"]')).not.toBeNull();
     expect(localStorage.getItem("evr.token.KJCHM97E")).toBeNull();
+  });
+});
+
+describe("a seat's devices", () => {
+  const moved = 1_795_600_700;
+  const two = {
+    devices: [
+      { this_device: false, added_at: null, connected: true },
+      { this_device: true, added_at: moved, connected: true },
+    ],
+    link_expires_at: null,
+  };
+  const link = { url: "/r/KJCHM97E/take#abc", expires_at: Date.now() + 600_000 };
+
+  async function openPanel() {
+    localStorage.setItem("evr.token.KJCHM97E", "phone");
+    act(() => render(<MoveSeat code="KJCHM97E" />, root));
+    const menu = root.querySelector("details.move-seat") as HTMLDetailsElement;
+    await act(async () => {
+      menu.open = true;
+      menu.dispatchEvent(new Event("toggle"));
+      await new Promise((r) => setTimeout(r, 0));
+    });
+    await settle();
+  }
+
+  it("lists them as the server says, and signs the others out only after a warning", async () => {
+    fakeApi({
+      "POST /api/rooms/KJCHM97E/transfer": [201, link],
+      "GET /api/rooms/KJCHM97E/devices": [200, two],
+      "POST /api/rooms/KJCHM97E/devices/sign-out-others": [200, { devices: 1 }],
+    });
+    await openPanel();
+    const items = () => [...root.querySelectorAll(".devices li")].map((li) => li.textContent);
+    expect(items()).toEqual(["Another device · connected now", expect.stringMatching(/^This device, added .*2026/)]);
+    expect(calls.every((c) => c.auth === "Bearer phone")).toBe(true);
+    const button = (label: string) =>
+      [...root.querySelectorAll(".devices button")].find((b) => b.textContent === label) as HTMLButtonElement;
+    act(() => button("Sign out the other devices").click());
+    expect(calls.some((c) => c.url.endsWith("/sign-out-others"))).toBe(false);
+    expect(root.querySelector(".devices")?.textContent).toContain("stop working at once");
+    fakeApi({
+      "GET /api/rooms/KJCHM97E/devices": [
+        200,
+        { devices: [{ this_device: true, added_at: null, connected: true }], link_expires_at: null },
+      ],
+      "POST /api/rooms/KJCHM97E/devices/sign-out-others": [200, { devices: 1 }],
+    });
+    await act(async () => {
+      button("Sign them out").click();
+      await new Promise((r) => setTimeout(r, 0));
+    });
+    await settle();
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      "POST /api/rooms/KJCHM97E/devices/sign-out-others",
+      "GET /api/rooms/KJCHM97E/devices",
+    ]);
+    expect(items()).toEqual(["This device"]);
+    expect(root.querySelector(".devices [role=status]")?.textContent).toBe("1 device was signed out.");
+    expect(root.querySelector(".devices")?.textContent).toContain("Only this device plays this seat.");
+    // the link shown was the seat's unused one: it is gone with the others
+    expect(root.querySelector(".copyfield")).toBeNull();
+  });
+
+  it("a device alone is not offered to sign anyone out", async () => {
+    fakeApi({
+      "POST /api/rooms/KJCHM97E/transfer": [201, link],
+      "GET /api/rooms/KJCHM97E/devices": [
+        200,
+        { devices: [{ this_device: true, added_at: null, connected: true }], link_expires_at: link.expires_at },
+      ],
+    });
+    await openPanel();
+    expect(root.querySelectorAll(".devices button")).toHaveLength(0);
+    expect(root.querySelector(".copyfield input")).not.toBeNull();
   });
 });
 

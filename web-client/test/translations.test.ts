@@ -18,10 +18,13 @@ import { CARDS, EVENTS, IMPERIAL_CHARACTERS, type PowerKey, REBEL_CHARACTERS, ST
 import { LANGS, logLine, setLanguage } from "../src/i18n";
 import { en, type MessageKey } from "../src/i18n/en";
 import { errorText } from "../src/i18n/errors";
+import { fairTechIn } from "../src/i18n/fairTech";
 import { cardIn, eventIn, strategyIn } from "../src/i18n/names";
 import { packOf } from "../src/i18n/packs";
 import { effectIn, powerIn, strategyTextIn } from "../src/i18n/powers";
+import { type RemindersText, remindersIn } from "../src/i18n/reminders";
 import { rulesIn } from "../src/i18n/rules";
+import { type SeatPanelText, seatPanelIn } from "../src/i18n/seatPanel";
 import type { EventEffect, LogEntry } from "../src/net/protocol";
 import {
   carriesNumber,
@@ -103,6 +106,35 @@ function allStrings(): Entry[] {
       out.push(entry(`rules:${i + 1}.${j + 1}`, (l) => rulesIn(l)![i]!.points[j]!));
     }
   });
+  // the texts loaded on demand: every string, and each function's text for sample values
+  const seat = (l: "en" | Local) => seatPanelIn(l)!;
+  for (const [k, v] of Object.entries(seat("en"))) {
+    if (typeof v === "string") out.push(entry(`seatPanel:${k}`, (l) => seat(l)[k as keyof SeatPanelText] as string));
+  }
+  out.push(entry("seatPanel:expires", (l) => seat(l).expires(9, "05")));
+  out.push(entry("seatPanel:signedOut", (l) => seat(l).signedOut(2)));
+  for (const d of [
+    { this_device: true, added_at: null, connected: true },
+    { this_device: false, added_at: 1_795_600_700, connected: true },
+  ]) {
+    out.push(entry(`seatPanel:device:${d.this_device}`, (l) => seat(l).device(d)));
+  }
+  const remind = (l: "en" | Local) => remindersIn(l)!;
+  for (const k of Object.keys(remind("en")) as (keyof RemindersText)[]) {
+    out.push(
+      entry(`reminders:${k}`, (l) => {
+        const text = remind(l)[k];
+        return typeof text === "function" ? text("a…@example.org") : text;
+      }),
+    );
+  }
+  const fair = (l: "en" | Local) => fairTechIn(l)!;
+  for (const k of ["during", "after", "commitment", "seed", "salt", "how"] as const) {
+    out.push(entry(`fairTech:${k}`, (l) => fair(l)[k]));
+  }
+  for (const k of ["pending", "ok", "bad", "unavailable"] as const) {
+    out.push(entry(`fairTech:check.${k}`, (l) => fair(l).check[k]));
+  }
   for (const code of [...Object.keys(ERROR_CODES), "network", "bad_response"]) {
     out.push(entry(`error:${code}`, (l) => errorText(l, code, "")));
   }
@@ -156,8 +188,6 @@ const BUTTONS: readonly MessageKey[] = [
   "chat.send",
   "name.save",
   "take.openSeat",
-  "move.make",
-  "move.again",
   "lobby.newInvite",
   "rooms.forget",
 ];
@@ -268,6 +298,12 @@ describe("translations keep the rules", () => {
       (k) => `${k}: 「${packOf("ja").messages[k]}」`,
     );
     expect(nouns).toEqual([]);
+    // the "Another device" panel's buttons (its texts are loaded on demand)
+    const panel = seatPanelIn("ja")!;
+    const panelNouns = [panel.make, panel.again, panel.signOut, panel.signOutConfirm, panel.cancel].filter(
+      (b) => !verb.test(b),
+    );
+    expect(panelNouns).toEqual([]);
   });
 
   it("names the game as the rulebooks do", () => {

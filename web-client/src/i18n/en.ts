@@ -273,19 +273,6 @@ export const en = {
   "dominance.event": "{event} ({objective})",
   "common.youMark": " (You)",
   "fair.title": "Fair shuffles",
-  "fair.during":
-    "Before the first shuffle the server committed to this game's random seed: it published SHA-256(salt ‖ seed) below and cannot change the seed without breaking it. The seed and salt are shown here when the game is over, so anyone can check every shuffle.",
-  "fair.after":
-    "The game is over: here are its seed and salt. SHA-256(salt ‖ seed) must be the commitment published before the first shuffle; every shuffle and random draw of the game follows from the seed and the players' actions.",
-  "fair.commitment": "Commitment",
-  "fair.seed": "Seed",
-  "fair.salt": "Salt",
-  "fair.check.pending": "Checking…",
-  "fair.check.ok": "✓ Checked in this browser: SHA-256(salt ‖ seed) is the commitment.",
-  "fair.check.bad": "✗ SHA-256(salt ‖ seed) is NOT the commitment published at the start.",
-  "fair.check.unavailable":
-    "This browser cannot compute SHA-256 on this page (it needs HTTPS); check it with the command below.",
-  "fair.how": "Check it yourself (salt, then seed, as bytes):",
   "reveal.title": "Replay",
   "reveal.explain":
     "The replay file holds every action of this game, so every secret choice (characters, strategies, the cards seen): it can be downloaded once both players agree to reveal it.",
@@ -399,15 +386,6 @@ export const en = {
   "lobby.joinCodeHint": "a friend who cannot open the link types the room code and this code on the start page.",
   "lobby.newInvite": "Make a new invite link and join code",
   "move.button": "Another device",
-  "move.title": "Play this seat on another device",
-  "move.explain":
-    "Open this link (or scan the code) on your phone or tablet: it takes your seat there. It works once, for 10 minutes; this device keeps the seat too.",
-  "move.qr": "Link to play this seat on another device, as a QR code",
-  "move.link": "Link for your other device",
-  "move.expires": "Works for {m}:{s} more",
-  "move.expired": "This link has expired.",
-  "move.again": "Make a new link",
-  "move.make": "Make a link",
   "rooms.title": "Your rooms on this device",
   "rooms.forget": "Forget",
   "rooms.loading": "Loading…",
@@ -461,17 +439,6 @@ export const en = {
   "corr.title": "Deadlines",
   "corr.toMove": "(to move)",
   "corr.waiting": "nothing due",
-  "remind.title": "Email reminders",
-  "remind.explain":
-    "Get an email when it is your turn and this page is closed, and when your time is running out. We first send a mail to confirm the address; it is used for this room only and deleted 7 days after the game ends.",
-  "remind.email": "Email address",
-  "remind.remembered": "This device remembers the address for your next room.",
-  "remind.send": "Send me reminders",
-  "remind.sending": "Sending…",
-  "remind.pending": "Confirm the mail we sent to {hint}: reminders start once you open its link.",
-  "remind.on": "Reminders for this room go to {hint}.",
-  "remind.stop": "Stop reminders",
-  "remind.stopped": "No more reminders for this room.",
 } as const;
 
 export type MessageKey = keyof typeof en;

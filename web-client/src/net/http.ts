@@ -16,9 +16,11 @@ import type {
   ReplayEyes,
   ReplaySteps,
   RoomStatus,
+  SeatDevices,
   SeatSummary,
   SeatTransfer,
   SetReminders,
+  SignedOut,
   TakeSeat,
 } from "./protocol";
 
@@ -164,6 +166,16 @@ export class ApiClient {
   /** A one-time link (10 minutes) that seats another device in the seat of `token`. */
   transferSeat(code: string, token: string): Promise<SeatTransfer> {
     return this.post<SeatTransfer>(`${room(code)}/transfer`, {}, token);
+  }
+
+  /** The devices the seat of `token` is played on. */
+  seatDevices(code: string, token: string): Promise<SeatDevices> {
+    return this.request<SeatDevices>(`${room(code)}/devices`, { method: "GET", headers: bearer(token) });
+  }
+
+  /** Every other device of the seat of `token` is signed out: their tokens stop working. */
+  signOutOthers(code: string, token: string): Promise<SignedOut> {
+    return this.post<SignedOut>(`${room(code)}/devices/sign-out-others`, {}, token);
   }
 
   /** This device takes the seat of a transfer link: a token of its own. */

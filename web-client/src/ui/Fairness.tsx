@@ -1,8 +1,10 @@
 // Provably fair shuffles, as a player sees them: while the game is played, the commitment the
 // server made to its random seed before the first shuffle; once it is over, the seed and salt,
-// and this browser's own check that SHA-256(salt ‖ seed) is that commitment.
+// and this browser's own check that SHA-256(salt ‖ seed) is that commitment. The inner drawer's
+// texts (how it works, how to check by hand) arrive when the panel is first shown (i18n/fairTech.ts).
 import { useEffect, useState } from "preact/hooks";
-import { t } from "../i18n";
+import { lang, t } from "../i18n";
+import { fairTechIn, loadFairTech } from "../i18n/fairTech";
 import type { Fairness } from "../net/protocol";
 
 /** Bytes of a lowercase hex string (`null` if it is not one). */
@@ -43,7 +45,9 @@ export function FairnessPanel({ fairness, open = false }: { fairness: Fairness |
       live = false;
     };
   }, [fairness?.commitment, revealed?.seed, revealed?.salt]);
+  const tech = fairTechIn(lang.value);
   if (!fairness) return null;
+  if (!tech) void loadFairTech(lang.value).catch(() => {});
   return (
     <details class="fairness panel" open={open}>
       <summary>{t("fair.title")}</summary>
@@ -57,19 +61,19 @@ export function FairnessPanel({ fairness, open = false }: { fairness: Fairness |
       )}
       <details class="fair-tech">
         <summary>{t("fair.tech")}</summary>
-        <p>{revealed ? t("fair.after") : t("fair.during")}</p>
+        <p>{tech && (revealed ? tech.after : tech.during)}</p>
         <dl class="fair-values">
-          <dt>{t("fair.commitment")}</dt>
+          <dt>{tech?.commitment}</dt>
           <dd>
             <code>{fairness.commitment}</code>
           </dd>
           {revealed && (
             <>
-              <dt>{t("fair.seed")}</dt>
+              <dt>{tech?.seed}</dt>
               <dd>
                 <code>{revealed.seed}</code>
               </dd>
-              <dt>{t("fair.salt")}</dt>
+              <dt>{tech?.salt}</dt>
               <dd>
                 <code>{revealed.salt}</code>
               </dd>
@@ -78,8 +82,8 @@ export function FairnessPanel({ fairness, open = false }: { fairness: Fairness |
         </dl>
         {revealed && (
           <>
-            <p class="small">{t(`fair.check.${check}`)}</p>
-            <p class="small muted">{t("fair.how")}</p>
+            <p class="small">{tech?.check[check]}</p>
+            <p class="small muted">{tech?.how}</p>
             <pre class="fair-cmd">
               <code>{`printf %s ${revealed.salt}${revealed.seed} | xxd -r -p | sha256sum`}</code>
             </pre>

@@ -5,7 +5,8 @@
 // cannot send mail (`GET /api/mail`) gets none of this shown.
 import { signal } from "@preact/signals";
 import { useEffect, useId, useState } from "preact/hooks";
-import { errorMessage, lang, t } from "../i18n";
+import { errorMessage, lang } from "../i18n";
+import { loadReminders, remindersIn } from "../i18n/reminders";
 import { ApiError } from "../net/http";
 import type { ReminderSettings } from "../net/protocol";
 import { prefs, setPref } from "../state/prefs";
@@ -72,6 +73,11 @@ export function Reminders({ code }: { code: string }) {
   }, [pending, code]);
 
   if (!enabled || !token) return null;
+  const text = remindersIn(lang.value);
+  if (!text) {
+    void loadReminders(lang.value).catch(() => {});
+    return null;
+  }
 
   const send = async (e: Event) => {
     e.preventDefault();
@@ -106,15 +112,15 @@ export function Reminders({ code }: { code: string }) {
 
   return (
     <section class="panel reminders" aria-labelledby={headingId}>
-      <h2 id={headingId}>{t("remind.title")}</h2>
+      <h2 id={headingId}>{text.title}</h2>
       {status?.email_hint ? (
         <>
           <p class={`remind-state${status.confirmed ? " on" : " pending"}`} role="status">
-            {t(status.confirmed ? "remind.on" : "remind.pending", { hint: status.email_hint })}
+            {text[status.confirmed ? "on" : "pending"](status.email_hint)}
           </p>
           <p>
             <button type="button" class="remind-stop" disabled={busy} onClick={() => void stop()}>
-              {t("remind.stop")}
+              {text.stop}
             </button>
           </p>
         </>
@@ -122,13 +128,13 @@ export function Reminders({ code }: { code: string }) {
         <>
           {stopped && (
             <p class="remind-state off" role="status">
-              {t("remind.stopped")}
+              {text.stopped}
             </p>
           )}
-          <p class="small muted">{t("remind.explain")}</p>
+          <p class="small muted">{text.explain}</p>
           <form class="remind-form" onSubmit={send}>
             <label for={fieldId}>
-              {t("remind.email")}
+              {text.email}
               <input
                 id={fieldId}
                 type="email"
@@ -140,10 +146,10 @@ export function Reminders({ code }: { code: string }) {
               />
             </label>
             <button type="submit" class="primary remind-send" disabled={busy || !email.trim()}>
-              {busy ? t("remind.sending") : t("remind.send")}
+              {busy ? text.sending : text.send}
             </button>
           </form>
-          <p class="small muted">{t("remind.remembered")}</p>
+          <p class="small muted">{text.remembered}</p>
         </>
       )}
       {error && (
