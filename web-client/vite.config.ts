@@ -9,13 +9,15 @@ export default defineConfig({
     // card data is read from ../crates/rules/data/cards.json
     fs: { allow: [".."] },
     proxy: {
-      "/api": { target: api, changeOrigin: true },
+      // the page's own Host goes through: the server takes a state-changing request (and a
+      // WebSocket) only from a page of the address it was sent to (crates/server/src/same_origin.rs)
+      "/api": { target: api },
       "/ws": { target: api.replace(/^http/, "ws"), ws: true },
     },
   },
   preview: {
     proxy: {
-      "/api": { target: api, changeOrigin: true },
+      "/api": { target: api },
       "/ws": { target: api.replace(/^http/, "ws"), ws: true },
     },
   },

@@ -123,7 +123,8 @@ protocol_errors! {
     MethodNotAllowed = "method_not_allowed", status 405, fatal false;
     /// A plain HTTP request to the WebSocket address `/ws/{code}`.
     WebsocketRequired = "websocket_required", status 426, fatal true;
-    /// A WebSocket opened from a page of another site than the server's `--public-origin`.
+    /// A WebSocket or a state-changing request from a page of another site (`--public-origin`, else
+    /// the request's own address).
     OriginNotAllowed = "origin_not_allowed", status 403, fatal true;
     /// This server sends no mail (`--smtp-url` is not set): reminders are not offered.
     MailDisabled = "mail_disabled", status 404, fatal false;

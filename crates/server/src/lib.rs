@@ -23,6 +23,7 @@ mod outbox;
 mod refusal;
 mod replay;
 mod room;
+mod same_origin;
 mod seat_api;
 pub mod secrets;
 mod test_events;
@@ -249,6 +250,8 @@ async fn serve_with(
         .fallback(refusal::unknown_route)
         .method_not_allowed_fallback(refusal::method_not_allowed)
         .layer(axum::extract::DefaultBodyLimit::max(evr_protocol::MAX_FRAME_BYTES))
+        // a page of another site changes nothing (same_origin.rs), its refusal `{"code", "message"}`
+        .layer(axum::middleware::from_fn_with_state(app.clone(), same_origin::check))
         .layer(axum::middleware::map_response(defences::defend))
         .with_state(app.clone());
 

@@ -95,7 +95,9 @@ where
 }
 
 /// A request body of at most [`MAX_FRAME_BYTES`] (the routes that read one set that limit):
-/// larger is `frame_too_large`, one that cannot be read is `bad_message`.
+/// larger is `frame_too_large`, one that cannot be read is `bad_message`, and so is a body that is
+/// not sent as `application/json` (the API reads nothing else; a page of another site can send
+/// `text/plain` without asking first).
 pub struct ApiBody(pub Bytes);
 
 /// A request's body must arrive within this time of its headers (`listen.rs` bounds theirs).
@@ -105,6 +107,12 @@ impl<S: Send + Sync> FromRequest<S> for ApiBody {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let json_type = req
+            .headers()
+            .get(axum::http::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
         // a body trickled byte by byte would hold the connection (and its descriptor) forever
         let Ok(read) = tokio::time::timeout(BODY_TIMEOUT, Bytes::from_request(req, state)).await else {
             return Err(ApiError::new(
@@ -113,6 +121,10 @@ impl<S: Send + Sync> FromRequest<S> for ApiBody {
             ));
         };
         match read {
+            Ok(bytes) if !bytes.is_empty() && !json_type => Err(ApiError::new(
+                ErrorCode::BadMessage,
+                "send the body as JSON (Content-Type: application/json)",
+            )),
             Ok(bytes) => Ok(ApiBody(bytes)),
             Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => Err(ApiError::new(
                 ErrorCode::FrameTooLarge,
