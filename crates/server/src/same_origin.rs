@@ -25,12 +25,19 @@ pub fn allowed(headers: &HeaderMap, public_origin: &str) -> bool {
     let Some(origin) = headers.get(header::ORIGIN) else {
         return true;
     };
+    // Our pages' referrer policy is `no-referrer` (defences.rs), with which a browser sends
+    // `Origin: null` for a form the page posts (the mail pages' buttons). So does a sandboxed frame
+    // of any site; the browser's `Sec-Fetch-Site`, which no page can set, tells them apart.
+    if origin.as_bytes() == b"null" {
+        return headers
+            .get("sec-fetch-site")
+            .is_some_and(|site| site.as_bytes() == b"same-origin");
+    }
     let public = public_origin.trim_end_matches('/');
     if !public.is_empty() {
         return origin.as_bytes() == public.as_bytes();
     }
-    // the page's host and port against the address the request was sent to (`null`, the origin of
-    // a sandboxed frame or a file, names no host: refused)
+    // the page's host and port against the address the request was sent to
     let authority = origin
         .to_str()
         .ok()
@@ -87,5 +94,26 @@ mod tests {
         assert!(!allowed(&headers(Some("http://localhost:5174"), "localhost:5173"), ""));
         assert!(!allowed(&headers(Some("https://evil.example"), "127.0.0.1:8080"), ""));
         assert!(!allowed(&headers(Some("null"), "127.0.0.1:8080"), ""));
+    }
+
+    #[test]
+    fn a_null_origin_is_our_own_form_only_when_the_browser_says_same_origin() {
+        let with_site = |site: &str| {
+            let mut h = headers(Some("null"), "evr.example");
+            h.insert("sec-fetch-site", HeaderValue::from_str(site).unwrap());
+            h
+        };
+        for public in ["", "https://evr.example"] {
+            assert!(allowed(&with_site("same-origin"), public), "our mail page's form");
+            assert!(
+                !allowed(&with_site("cross-site"), public),
+                "a sandboxed frame of another site"
+            );
+            assert!(!allowed(&with_site("same-site"), public));
+            assert!(
+                !allowed(&headers(Some("null"), "evr.example"), public),
+                "no word from the browser"
+            );
+        }
     }
 }
