@@ -12,6 +12,8 @@
 //! With no wall-time cap a bot is deterministic: the same seed, budget and sequence of views give
 //! the same actions.
 
+pub mod anchors;
+pub mod arena;
 pub mod easy;
 pub mod mcts;
 
