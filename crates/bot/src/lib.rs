@@ -16,10 +16,13 @@ pub mod anchors;
 pub mod arena;
 pub mod easy;
 pub mod mcts;
+pub mod playout;
+pub mod regret;
 
 use std::time::Duration;
 
 use evr_rules::{Action, View};
+pub use playout::Policy;
 use rand::SeedableRng;
 use rand::rngs::ChaCha20Rng;
 
@@ -80,6 +83,11 @@ pub struct BotConfig {
     pub iterations: u32,
     /// Stops the search early when reached. `None`: iterations only (deterministic).
     pub time_limit: Option<Duration>,
+    /// The search's playouts (default: the player-like [`Policy::Heuristic`]).
+    pub playout: Policy,
+    /// Secret choices by regret matching and a mixed move at such a root (default), or the most
+    /// visited child against uniformly drawn opponent secrets (the search before 2026-11-28).
+    pub mixed: bool,
 }
 
 impl BotConfig {
@@ -90,6 +98,8 @@ impl BotConfig {
             seed,
             iterations: level.default_iterations(),
             time_limit: level.default_time_limit(),
+            playout: Policy::Heuristic,
+            mixed: true,
         }
     }
 
@@ -100,6 +110,8 @@ impl BotConfig {
             seed,
             iterations,
             time_limit: None,
+            playout: Policy::Heuristic,
+            mixed: true,
         }
     }
 }

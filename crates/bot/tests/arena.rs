@@ -177,13 +177,21 @@ fn player_specs_parse_and_print_back() {
         let s = PlayerSpec::parse(n).unwrap();
         assert_eq!(s.name(), n);
     }
-    for text in ["flatmc@i4000", "hard@t800", "normal@i100,t50", "frozen-hard@i10"] {
+    for text in [
+        "flatmc@i4000",
+        "hard@t800",
+        "normal@i100,t50",
+        "frozen-hard@i10",
+        "hard@rp,br",
+        "normal@i10,br",
+    ] {
         assert_eq!(PlayerSpec::parse(text).unwrap().name(), text);
     }
     assert_eq!(PlayerSpec::parse("hard@t800").unwrap().iterations, u32::MAX);
     assert!(PlayerSpec::parse("hardest").is_err());
     assert!(PlayerSpec::parse("hard@x5").is_err());
     assert!(PlayerSpec::parse("hard@iabc").is_err());
+    assert!(PlayerSpec::parse("frozen-hard@rp").is_err());
 }
 
 #[test]

@@ -16,7 +16,7 @@ use rand::SeedableRng;
 use rand::rngs::ChaCha20Rng;
 
 use crate::anchors::{self, Anchor};
-use crate::{Bot, BotConfig, Level};
+use crate::{Bot, BotConfig, Level, Policy};
 
 /// What a spec names: a frozen anchor or one of today's levels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -25,14 +25,18 @@ pub enum Kind {
     Level(Level),
 }
 
-/// A player of the ladder: `name[@iN][,tMS]` or `name@tMS`, e.g. `hard`, `flatmc@i4000`,
-/// `hard@t800`. `i`: iterations (search levels) or playouts (flat MC) per decision; `t`: a
-/// wall-time cap per decision in ms (the run then depends on the machine).
+/// A player of the ladder: a name and an optional budget after `@`, comma-separated, e.g.
+/// `hard`, `flatmc@i4000`, `hard@t800`, `hard@rp,br`. `iN`: iterations (search levels) or
+/// playouts (flat MC) per decision; `tMS`: a wall-time cap per decision in ms (the run then
+/// depends on the machine); for today's Normal and Hard only, `rp`: uniformly random playouts and
+/// `br`: no regret matching (the most visited child), to measure each change alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PlayerSpec {
     pub kind: Kind,
     pub iterations: u32,
     pub time_limit: Option<Duration>,
+    pub playout: Policy,
+    pub mixed: bool,
 }
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -77,9 +81,23 @@ impl PlayerSpec {
                 Kind::Level(l) => l.default_iterations(),
             },
             time_limit: None,
+            playout: Policy::Heuristic,
+            mixed: true,
         };
         for part in budget.split(',').filter(|p| !p.is_empty()) {
             let bad = || SpecError::BadBudget(part.to_string());
+            match (part, kind) {
+                ("rp", Kind::Level(_)) => {
+                    spec.playout = Policy::Random;
+                    continue;
+                }
+                ("br", Kind::Level(_)) => {
+                    spec.mixed = false;
+                    continue;
+                }
+                ("rp" | "br", _) => return Err(bad()),
+                _ => {}
+            }
             let (unit, num) = part.split_at(1);
             let n: u64 = num.parse().map_err(|_| bad())?;
             match unit {
@@ -114,6 +132,12 @@ impl PlayerSpec {
         if let Some(t) = self.time_limit {
             parts.push(format!("t{}", t.as_millis()));
         }
+        if self.playout == Policy::Random {
+            parts.push("rp".into());
+        }
+        if !self.mixed {
+            parts.push("br".into());
+        }
         if parts.is_empty() {
             base.to_string()
         } else {
@@ -143,6 +167,8 @@ impl Player {
             Kind::Level(level) => {
                 let mut config = BotConfig::with_iterations(level, seed, spec.iterations);
                 config.time_limit = spec.time_limit;
+                config.playout = spec.playout;
+                config.mixed = spec.mixed;
                 Player::Level(Bot::new(config))
             }
         }
