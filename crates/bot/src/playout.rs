@@ -69,6 +69,12 @@ fn objective(g: &Game) -> u32 {
         .unwrap_or(0)
 }
 
+/// The heuristic policy's action for `f` among `legal` (not empty) in `g`, for one decision
+/// (tests; the playouts read the objective once per round instead).
+pub fn choose_for(g: &Game, f: Faction, legal: &[Action], fast: &mut Fast) -> Action {
+    choose(g, f, legal, objective(g), fast)
+}
+
 /// The policy's action for `f` among `legal` (not empty).
 fn choose(g: &Game, f: Faction, legal: &[Action], obj: u32, fast: &mut Fast) -> Action {
     let random = legal[fast.below(legal.len())];

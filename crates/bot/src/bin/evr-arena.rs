@@ -233,10 +233,12 @@ impl Tally {
                     .copied()
                     .unwrap_or_default()
             };
+            let mean = t.iter().sum::<Duration>().as_secs_f64() / t.len().max(1) as f64;
             println!(
-                "  {}: {} decisions with a choice, median {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+                "  {}: {} decisions with a choice, mean {:.1} ms, median {:.1} ms, p99 {:.1} ms, max {:.1} ms",
                 p.name(),
                 t.len(),
+                mean * 1e3,
                 q(0.5).as_secs_f64() * 1e3,
                 q(0.99).as_secs_f64() * 1e3,
                 t.last().copied().unwrap_or_default().as_secs_f64() * 1e3
