@@ -3,7 +3,7 @@
 # crates/bot/src/anchors/ played in duplicate pairs, cheap matches on more pairs, then one
 # Bradley-Terry fit of every pair anchored at random = 0. Iteration budgets only: every figure
 # but the times is a pure function of the seeds. One worker, at the lowest priority (the machine
-# is shared): ~30 minutes on the 2-core VM.
+# is shared): 35 minutes on the 2-core VM at load average 2-5 (2026-11-28).
 #
 #   bash scripts/bot-ladder.sh [OUT.jsonl] [CHEAP_PAIRS] [PAIRS]
 set -euo pipefail
