@@ -55,11 +55,13 @@ impl Level {
         }
     }
 
-    /// The default search budget of the level: ISMCTS iterations per decision.
+    /// The default search budget of the level: ISMCTS iterations per decision. Normal's 200 (400
+    /// before 2026-11-28) keep it as strong as the Normal before the new playouts (+447 [+397, +497]
+    /// against +454 [+420, +489] on the ladder) and 150+ Elo from both Easy and Hard (BENCHMARKS.md).
     pub fn default_iterations(self) -> u32 {
         match self {
             Level::Random | Level::Easy => 0,
-            Level::Normal => 400,
+            Level::Normal => 200,
             Level::Hard => 2_000,
         }
     }
