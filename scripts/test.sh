@@ -188,6 +188,13 @@ PG_TLS_DIR="$SERVICES_DIR/pgtls"
 # test target: cargo then resolves the same features as here and reuses these builds.
 step cargo "Rust tests (release: the property tests play thousands of games)" \
   cargo test "${TESTED[@]}" --release --locked --no-fail-fast "${TEST_DAYS[@]}"
+# The computer's ladder (crates/bot/README.md), a smoke only: a short sequential test of today's Hard
+# against the frozen one on a few duplicate pairs at a reduced budget (~15 s). It checks that the
+# arena plays, pairs and scores without error; it asserts nothing about strength (the real runs are
+# benchmarks, BENCHMARKS.md). The build is the test step's (same crates and features): no rebuild.
+step check "the computer's ladder: a smoke SPRT of Hard against the frozen Hard (4 duplicate pairs, nothing asserted about strength)" \
+  bash -c 'cargo build "$@" --bin evr-arena && target/release/evr-arena sprt hard@i500 frozen-hard@i500 --elo0 0 --elo1 50 --max-pairs 4 --seed 1' \
+  _ "${TESTED[@]}" --release --locked "${TEST_DAYS[@]}"
 # (a debug build: these tests are quick, and the lints' step has built the macros they need, ~25 s
 # against ~50 s in release)
 step cargo "protocol: the documented messages and the generated TypeScript declarations (proto/ts) match the code" \

@@ -12,12 +12,17 @@
 //! With no wall-time cap a bot is deterministic: the same seed, budget and sequence of views give
 //! the same actions.
 
+pub mod anchors;
+pub mod arena;
 pub mod easy;
 pub mod mcts;
+pub mod playout;
+pub mod regret;
 
 use std::time::Duration;
 
 use evr_rules::{Action, View};
+pub use playout::Policy;
 use rand::SeedableRng;
 use rand::rngs::ChaCha20Rng;
 
@@ -50,11 +55,13 @@ impl Level {
         }
     }
 
-    /// The default search budget of the level: ISMCTS iterations per decision.
+    /// The default search budget of the level: ISMCTS iterations per decision. Normal's 200 (400
+    /// before 2026-11-28) keep it as strong as the Normal before the new playouts (+447 [+397, +497]
+    /// against +454 [+420, +489] on the ladder) and 150+ Elo from both Easy and Hard (BENCHMARKS.md).
     pub fn default_iterations(self) -> u32 {
         match self {
             Level::Random | Level::Easy => 0,
-            Level::Normal => 400,
+            Level::Normal => 200,
             Level::Hard => 2_000,
         }
     }
@@ -78,6 +85,11 @@ pub struct BotConfig {
     pub iterations: u32,
     /// Stops the search early when reached. `None`: iterations only (deterministic).
     pub time_limit: Option<Duration>,
+    /// The search's playouts (default: the player-like [`Policy::Heuristic`]).
+    pub playout: Policy,
+    /// Secret choices by regret matching and a mixed move at such a root (default), or the most
+    /// visited child against uniformly drawn opponent secrets (the search before 2026-11-28).
+    pub mixed: bool,
 }
 
 impl BotConfig {
@@ -88,6 +100,8 @@ impl BotConfig {
             seed,
             iterations: level.default_iterations(),
             time_limit: level.default_time_limit(),
+            playout: Policy::Heuristic,
+            mixed: true,
         }
     }
 
@@ -98,6 +112,8 @@ impl BotConfig {
             seed,
             iterations,
             time_limit: None,
+            playout: Policy::Heuristic,
+            mixed: true,
         }
     }
 }

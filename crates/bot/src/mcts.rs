@@ -8,17 +8,21 @@
 //! - **selection:** UCB1 where a child's exploration term uses its *availability* count (how
 //!   often it was legal when its parent was visited) rather than the parent's visit count;
 //! - **expansion:** one untried legal action;
-//! - **simulation:** uniformly random legal play to the end of the game (capped);
+//! - **simulation:** play to the end of the game (capped) with a cheap player-like policy
+//!   ([`crate::playout`]; uniformly random with [`Policy::Random`]);
 //! - **backpropagation:** each node is credited from the point of view of the player who made
 //!   its move (1 win, ½ draw, 0 loss).
 //!
 //! Opponent moves the bot cannot observe (its character choice, its own face-down strategy) are
-//! not told apart in the tree: they share one child and are drawn at random, so the search never
-//! lets either side react to a secret it could not see. When both seats must choose at once
-//! (character choice, Planning), the bot's own choice comes first at the root and the opponent's
-//! first below it.
+//! not told apart in the tree: they share one child, so the search never lets either side react
+//! to a secret it could not see. When both seats must choose at once (character choice,
+//! Planning), the bot's own choice comes first at the root and the opponent's first below it.
 //!
-//! The move played is the root child with the most visits.
+//! Secret choices (the bot's own characters and face-down strategy, the opponent's unobserved
+//! ones) are selected by regret matching ([`crate::regret`]) when `BotConfig::mixed` is on, and
+//! the move played at such a root is sampled from the average strategy: a mixed strategy, no
+//! fixed habit. Otherwise (and always at other nodes) the move played is the root child with the
+//! most visits; with `mixed` off the opponent's secret moves are drawn uniformly.
 
 use std::collections::HashMap;
 use std::time::Instant;
@@ -28,30 +32,13 @@ use rand::RngExt;
 use rand::rngs::ChaCha20Rng;
 
 use crate::BotConfig;
+use crate::playout::{Fast, playout};
+use crate::regret::{Regrets, Sampled};
 
 /// UCB1 exploration constant (rewards are in [0, 1]).
 const EXPLORATION: f64 = 0.7;
-/// A random playout that has not ended after this many actions is scored on VP.
-const PLAYOUT_CAP: usize = 4_000;
 /// Children are indexed by action beyond this many.
 const INDEX_FROM: usize = 16;
-
-/// SplitMix64: a small fast generator for playouts, seeded from the bot's stream.
-struct Fast(u64);
-
-impl Fast {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (((self.next() >> 32) * n as u64) >> 32) as usize
-    }
-}
 
 struct Node {
     /// The move into this node; `None` for the root and for an unobserved opponent move.
@@ -64,6 +51,8 @@ struct Node {
     visits: u32,
     avail: u32,
     reward: f64,
+    /// Regret matching of a secret choice made at this node: [the bot's, the opponent's].
+    regrets: [Option<Box<Regrets>>; 2],
 }
 
 /// Statistics of the last search, for tests and tournaments.
@@ -87,10 +76,8 @@ pub fn search_with_stats(view: &View, config: &BotConfig, rng: &mut ChaCha20Rng)
     }
     // A view that cannot be determinized gives no search; the caller plays a legal action.
     Game::sample_from_view(view, rng.random()).ok()?;
-    let opp_located = match me.opponent() {
-        Faction::Rebel => view.rebel.modifiers.located,
-        Faction::Imperial => view.imperial.modifiers.located,
-    };
+    let opp_located = view.player(me.opponent()).modifiers.located;
+    let me_located = view.player(me).modifiers.located;
     let start = Instant::now();
     let mut fast = Fast(rng.random());
     let mut nodes: Vec<Node> = vec![Node {
@@ -101,10 +88,13 @@ pub fn search_with_stats(view: &View, config: &BotConfig, rng: &mut ChaCha20Rng)
         visits: 0,
         avail: 0,
         reward: 0.0,
+        regrets: [None, None],
     }];
     let mut buf: Vec<Action> = Vec::with_capacity(64);
     let mut path: Vec<usize> = Vec::with_capacity(64);
     let mut legal_children: Vec<usize> = Vec::with_capacity(64);
+    // The regret-matching selections of this iteration: node, whose (0 the bot, 1 the opponent).
+    let mut sampled: Vec<(usize, usize, Sampled)> = Vec::new();
     let budget = config.iterations.max(1);
     let mut done = 0u32;
     while done < budget {
@@ -121,6 +111,7 @@ pub fn search_with_stats(view: &View, config: &BotConfig, rng: &mut ChaCha20Rng)
         };
         path.clear();
         path.push(0);
+        sampled.clear();
         let mut node = 0usize;
         let mut expanded = false;
         while !expanded && !g.is_over() {
@@ -141,8 +132,15 @@ pub fn search_with_stats(view: &View, config: &BotConfig, rng: &mut ChaCha20Rng)
                 break;
             }
             if seat != me && unobserved(&buf[0], me, opp_located) {
-                // One shared child for every secret opponent move, drawn at random.
-                let a = buf[fast.below(buf.len())];
+                // One shared child for every secret opponent move, drawn by regret matching (or
+                // at random).
+                let a = if config.mixed {
+                    let (a, s) = nodes[node].regrets[1].get_or_insert_default().sample(&buf, &mut fast);
+                    sampled.push((node, 1, s));
+                    a
+                } else {
+                    buf[fast.below(buf.len())]
+                };
                 let child = match nodes[node]
                     .children
                     .iter()
@@ -152,6 +150,25 @@ pub fn search_with_stats(view: &View, config: &BotConfig, rng: &mut ChaCha20Rng)
                     None => {
                         expanded = true;
                         push_child(&mut nodes, node, None, seat)
+                    }
+                };
+                nodes[child].avail += 1;
+                if g.apply(seat, a).is_err() {
+                    break;
+                }
+                path.push(child);
+                node = child;
+                continue;
+            }
+            if seat == me && config.mixed && unobserved(&buf[0], me.opponent(), me_located) {
+                // The bot's own secret choice: regret matching, the child by action.
+                let (a, s) = nodes[node].regrets[0].get_or_insert_default().sample(&buf, &mut fast);
+                sampled.push((node, 0, s));
+                let child = match find_child(&nodes[node], &nodes, a) {
+                    Some(c) => c,
+                    None => {
+                        expanded = true;
+                        push_child(&mut nodes, node, Some(a), seat)
                     }
                 };
                 nodes[child].avail += 1;
@@ -209,7 +226,7 @@ pub fn search_with_stats(view: &View, config: &BotConfig, rng: &mut ChaCha20Rng)
             path.push(child);
             node = child;
         }
-        let outcome = playout(&mut g, &mut fast, &mut buf);
+        let outcome = playout(&mut g, config.playout, &mut fast, &mut buf);
         for (i, n) in path.iter().enumerate() {
             let n = &mut nodes[*n];
             n.visits += 1;
@@ -217,6 +234,20 @@ pub fn search_with_stats(view: &View, config: &BotConfig, rng: &mut ChaCha20Rng)
                 n.reward += reward(outcome, n.mover, &g);
             }
         }
+        for (n, who, s) in &sampled {
+            let seat = if *who == 0 { me } else { me.opponent() };
+            let value = reward(outcome, seat, &g);
+            if let Some(r) = nodes[*n].regrets[*who].as_mut() {
+                r.update(s, value);
+            }
+        }
+    }
+    let stats = SearchStats {
+        iterations: done,
+        nodes: nodes.len(),
+    };
+    if let Some(a) = nodes[0].regrets[0].as_ref().and_then(|r| r.final_choice(rng.random())) {
+        return Some((a, stats));
     }
     let root = &nodes[0];
     let best = root
@@ -229,10 +260,6 @@ pub fn search_with_stats(view: &View, config: &BotConfig, rng: &mut ChaCha20Rng)
                 .cmp(&b.visits)
                 .then(a.reward.partial_cmp(&b.reward).unwrap_or(std::cmp::Ordering::Equal))
         })?;
-    let stats = SearchStats {
-        iterations: done,
-        nodes: nodes.len(),
-    };
     best.action.map(|a| (a, stats))
 }
 
@@ -246,6 +273,7 @@ fn push_child(nodes: &mut Vec<Node>, parent: usize, action: Option<Action>, move
         visits: 0,
         avail: 0,
         reward: 0.0,
+        regrets: [None, None],
     });
     let p = &mut nodes[parent];
     p.children.push(i as u32);
@@ -276,38 +304,14 @@ fn find_child(node: &Node, nodes: &[Node], action: Action) -> Option<usize> {
     }
 }
 
-/// Whether the bot cannot see which of these opponent moves was made.
-fn unobserved(a: &Action, me: Faction, opp_located: bool) -> bool {
+/// Whether `me` cannot see which of these moves of the other seat was made (the other seat's
+/// character choice, or its own face-down strategy unless it is located).
+fn unobserved(a: &Action, me: Faction, other_located: bool) -> bool {
     match a {
         Action::ChooseCharacters { .. } => true,
-        Action::ChooseStrategy { target, .. } => *target != me && !opp_located,
+        Action::ChooseStrategy { target, .. } => *target != me && !other_located,
         _ => false,
     }
-}
-
-/// Random legal play to the end (or the cap).
-fn playout(g: &mut Game, fast: &mut Fast, buf: &mut Vec<Action>) -> Option<Outcome> {
-    for _ in 0..PLAYOUT_CAP {
-        if g.is_over() {
-            break;
-        }
-        let mut acted = false;
-        for f in Faction::BOTH {
-            g.legal_actions_into(f, buf);
-            if !buf.is_empty() {
-                let a = buf[fast.below(buf.len())];
-                if g.apply(f, a).is_err() {
-                    return g.outcome();
-                }
-                acted = true;
-                break;
-            }
-        }
-        if !acted {
-            break;
-        }
-    }
-    g.outcome()
 }
 
 fn reward(outcome: Option<Outcome>, f: Faction, g: &Game) -> f64 {
