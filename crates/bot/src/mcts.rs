@@ -141,18 +141,12 @@ pub fn search_with_stats(view: &View, config: &BotConfig, rng: &mut ChaCha20Rng)
                 } else {
                     buf[fast.below(buf.len())]
                 };
-                let child = match nodes[node]
+                let found = nodes[node]
                     .children
                     .iter()
                     .find(|c| nodes[**c as usize].action.is_none())
-                {
-                    Some(c) => *c as usize,
-                    None => {
-                        expanded = true;
-                        push_child(&mut nodes, node, None, seat)
-                    }
-                };
-                nodes[child].avail += 1;
+                    .map(|c| *c as usize);
+                let child = take_child(&mut nodes, node, found, None, seat, &mut expanded);
                 if g.apply(seat, a).is_err() {
                     break;
                 }
@@ -164,14 +158,8 @@ pub fn search_with_stats(view: &View, config: &BotConfig, rng: &mut ChaCha20Rng)
                 // The bot's own secret choice: regret matching, the child by action.
                 let (a, s) = nodes[node].regrets[0].get_or_insert_default().sample(&buf, &mut fast);
                 sampled.push((node, 0, s));
-                let child = match find_child(&nodes[node], &nodes, a) {
-                    Some(c) => c,
-                    None => {
-                        expanded = true;
-                        push_child(&mut nodes, node, Some(a), seat)
-                    }
-                };
-                nodes[child].avail += 1;
+                let found = find_child(&nodes[node], &nodes, a);
+                let child = take_child(&mut nodes, node, found, Some(a), seat, &mut expanded);
                 if g.apply(seat, a).is_err() {
                     break;
                 }
@@ -261,6 +249,24 @@ pub fn search_with_stats(view: &View, config: &BotConfig, rng: &mut ChaCha20Rng)
                 .then(a.reward.partial_cmp(&b.reward).unwrap_or(std::cmp::Ordering::Equal))
         })?;
     best.action.map(|a| (a, stats))
+}
+
+/// The child `found` of `parent`, or a new one for `action` (the iteration's expansion), counted as
+/// available once more: the step into a secret choice's child, the opponent's or the bot's own.
+fn take_child(
+    nodes: &mut Vec<Node>,
+    parent: usize,
+    found: Option<usize>,
+    action: Option<Action>,
+    mover: Faction,
+    expanded: &mut bool,
+) -> usize {
+    let child = found.unwrap_or_else(|| {
+        *expanded = true;
+        push_child(nodes, parent, action, mover)
+    });
+    nodes[child].avail += 1;
+    child
 }
 
 fn push_child(nodes: &mut Vec<Node>, parent: usize, action: Option<Action>, mover: Faction) -> usize {
