@@ -23,14 +23,6 @@ pub(super) struct PendingTransfer {
     pub(super) expires_at: i64,
 }
 
-/// Milliseconds since 1970 (UTC).
-fn unix_millis() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
-
 impl Room {
     /// A new link that moves the seat of `token` to another device.
     pub(super) async fn issue_transfer(&mut self, token: &str) -> Result<Transfer, ErrorCode> {
@@ -45,7 +37,7 @@ impl Room {
         let secret = secrets::new_token().map_err(|_| ErrorCode::StorageFailed)?;
         let pending = PendingTransfer {
             secret_hash: secrets::hash_token(&secret),
-            expires_at: unix_millis() + 1000 * TRANSFER_LINK_SECS as i64,
+            expires_at: super::now_ms() + 1000 * TRANSFER_LINK_SECS as i64,
         };
         let write = self.submit(WriteOp::IssueTransfer {
             code: self.code.clone(),
@@ -63,7 +55,7 @@ impl Room {
 
     /// The device holding a transfer link's `secret` takes that link's seat, with a token of its own.
     pub(super) async fn take_seat(&mut self, secret: &str) -> Result<Joined, ErrorCode> {
-        let now = unix_millis();
+        let now = super::now_ms();
         let seat = Seat::BOTH
             .into_iter()
             .find(|s| {
