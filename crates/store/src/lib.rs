@@ -9,6 +9,7 @@
 //! commit before the room acknowledges or broadcasts anything. Values cross this boundary typed
 //! (factions, actions, options, results); only an implementation turns them into its own columns.
 
+mod accounts;
 mod checkpoint;
 mod columns;
 mod deadlines;
@@ -34,6 +35,10 @@ use evr_rules::{Action, ByFaction, Faction};
 use serde::{Deserialize, Serialize};
 use tokio::sync::oneshot;
 
+pub use self::accounts::{
+    AccountCreated, AccountId, AccountSeat, AccountStore, MailAllowed, NewAccount, PasskeyRemoved, SeatKept,
+    StoredAccount, StoredCeremony, StoredPasskey, StoredSession,
+};
 pub use self::deadlines::{Deadlines, DueDecision, ReminderKind, StoredDeadlines, StoredReminder, Wake};
 pub use self::secret::GameSecret;
 
@@ -156,6 +161,15 @@ pub enum WriteOp {
         /// Seconds since 1970 (UTC).
         added_at: i64,
     },
+    /// A device signed in to the account that keeps `seat` takes it: its own token (`token_hash`)
+    /// now holds the seat too, as a device a transfer link seated does.
+    AddDevice {
+        code: String,
+        seat: StoredSeat,
+        token_hash: Vec<u8>,
+        /// Seconds since 1970 (UTC).
+        added_at: i64,
+    },
     /// The seat's device holding `token_hash` becomes the seat's only one: every other device's
     /// token stops working (the seat's first one included, when `token_hash` is not it) and its
     /// unused transfer link is dropped.
@@ -235,6 +249,7 @@ impl WriteOp {
             | WriteOp::WrongJoinCode { code }
             | WriteOp::IssueTransfer { code, .. }
             | WriteOp::TakeSeat { code, .. }
+            | WriteOp::AddDevice { code, .. }
             | WriteOp::KeepOneDevice { code, .. }
             | WriteOp::StartGame { code, .. }
             | WriteOp::AppendAction { code, .. }
@@ -293,6 +308,12 @@ pub trait Store: Send + Sync + 'static {
     /// The seats' email addresses for reminders (`mail.rs`), kept beside the rooms; `None` in a
     /// store without them (tests' stores).
     fn mail(&self) -> Option<&dyn MailStore> {
+        None
+    }
+
+    /// The accounts (`accounts.rs`), kept beside the rooms; `None` in a store without them
+    /// (tests' stores).
+    fn accounts(&self) -> Option<&dyn AccountStore> {
         None
     }
 }

@@ -41,6 +41,7 @@ struct Statements {
     wrong_join_code: Statement,
     issue_transfer: Statement,
     take_seat: Statement,
+    add_device: Statement,
     keep_one_device: Statement,
     start_game: Statement,
     append_action: Statement,
@@ -103,6 +104,13 @@ async fn prepare(c: &Client) -> Result<Statements, tokio_postgres::Error> {
                  INSERT INTO seat_devices (room_code, seat, token_hash, added_at)
                  SELECT $1, $2, $4, $5 WHERE EXISTS (SELECT 1 FROM used)",
                 owned(6)
+            ))
+            .await?,
+        add_device: c
+            .prepare(&format!(
+                "INSERT INTO seat_devices (room_code, seat, token_hash, added_at)
+                 SELECT $1, $2, $3, $4 WHERE {}",
+                owned(5)
             ))
             .await?,
         // one statement: the seat's hash replaced under the claim, and only then its other devices
@@ -288,6 +296,21 @@ fn statement<'a>(s: &'a Statements, w: &Write) -> Result<Run<'a>, StoreError> {
                 Box::new(code.clone()),
                 Box::new(seat.as_str().to_string()),
                 Box::new(secret_hash.clone()),
+                Box::new(token_hash.clone()),
+                Box::new(*added_at),
+                Box::new(epoch),
+            ],
+        ),
+        WriteOp::AddDevice {
+            code,
+            seat,
+            token_hash,
+            added_at,
+        } => (
+            &s.add_device,
+            vec![
+                Box::new(code.clone()),
+                Box::new(seat.as_str().to_string()),
                 Box::new(token_hash.clone()),
                 Box::new(*added_at),
                 Box::new(epoch),

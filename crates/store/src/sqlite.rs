@@ -273,6 +273,17 @@ fn apply(conn: &Connection, write: &Write) -> Result<bool, rusqlite::Error> {
                 params![code, seat.as_str(), token_hash, added_at],
             )
         }
+        WriteOp::AddDevice {
+            code,
+            seat,
+            token_hash,
+            added_at,
+        } => execute_cached(
+            conn,
+            "INSERT INTO seat_devices (room_code, seat, token_hash, added_at)
+             SELECT ?1, ?2, ?3, ?4 WHERE EXISTS (SELECT 1 FROM rooms WHERE code = ?1 AND owner_epoch = ?5)",
+            params![code, seat.as_str(), token_hash, added_at, epoch],
+        ),
         WriteOp::KeepOneDevice { code, seat, token_hash } => {
             let kept = execute_cached(
                 conn,
