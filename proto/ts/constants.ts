@@ -17,3 +17,13 @@ export const JOIN_CODE_DIGITS = 6;
 
 /** How long a link that moves a seat to another device works, in seconds. */
 export const TRANSFER_LINK_SECS = 600;
+
+/** Shortest and longest username, in characters. */
+export const MIN_USERNAME_CHARS = 2;
+export const MAX_USERNAME_CHARS = 20;
+
+/** How long a mailed sign-in link works, in seconds. */
+export const SIGN_IN_LINK_SECS = 900;
+
+/** Most seats one request to keep seats takes. */
+export const MAX_SEATS_KEPT_AT_ONCE = 50;

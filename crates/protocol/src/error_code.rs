@@ -133,6 +133,28 @@ protocol_errors! {
     BadEmail = "bad_email", status 400, fatal false;
     /// The SMTP server did not take the confirmation mail; try again later.
     MailNotSent = "mail_not_sent", status 502, fatal false;
+    /// The request needs a signed-in account (the session cookie is missing, expired or ended).
+    NotSignedIn = "not_signed_in", status 401, fatal false;
+    /// This server offers no accounts (its public origin is not a host name passkeys can use).
+    AccountsDisabled = "accounts_disabled", status 404, fatal false;
+    /// A username that is not 2 to 20 letters, digits, `_`, `-` or `.`.
+    BadUsername = "bad_username", status 400, fatal false;
+    /// Another account has this username (ignoring case and look-alike characters).
+    UsernameTaken = "username_taken", status 409, fatal false;
+    /// The username is kept back (the site's own words, or a deleted account's).
+    UsernameReserved = "username_reserved", status 409, fatal false;
+    /// The passkey's answer did not verify, or no account has that passkey.
+    PasskeyRefused = "passkey_refused", status 400, fatal false;
+    /// The passkey ceremony was finished already or took longer than 5 minutes: begin again.
+    CeremonyExpired = "ceremony_expired", status 410, fatal false;
+    /// The account's only passkey cannot be removed while it has no confirmed email address.
+    LastWayToSignIn = "last_way_to_sign_in", status 409, fatal false;
+    /// The sign-in or confirmation link was used already or has expired.
+    SignInLinkInvalid = "sign_in_link_invalid", status 410, fatal false;
+    /// The signed-in account does not keep a seat of this room.
+    SeatNotKept = "seat_not_kept", status 403, fatal false;
+    /// The username typed to confirm deleting the account is not the account's.
+    ConfirmationMismatch = "confirmation_mismatch", status 400, fatal false;
     /// The server could not store or load; nothing changed.
     StorageFailed = "storage_failed", status 500, fatal false;
     /// The server is shutting down, or the room moved to another server (several servers sharing

@@ -25,6 +25,7 @@
 //! assert_eq!(hello, ClientMsg::Hello { version: PROTOCOL_VERSION, token: None, last_seq: None });
 //! ```
 
+mod accounts;
 mod chat;
 mod client;
 mod clock;
@@ -39,6 +40,16 @@ mod server;
 #[cfg(feature = "ts")]
 pub mod typescript;
 
+pub use accounts::{
+    ACCOUNT_EMAIL_PATH, ACCOUNT_EXPORT_PATH, ACCOUNT_PATH, ACCOUNT_ROOMS_PATH, ADD_PASSKEY_BEGIN_PATH,
+    ADD_PASSKEY_FINISH_PATH, AccountBrief, AccountDetails, AccountExport, AccountRoom, AccountRooms,
+    CONFIRM_ACCOUNT_EMAIL_PATH, CeremonyFinish, CeremonyStart, DELETE_ACCOUNT_PATH, DeleteAccount, EMAIL_SIGN_IN_PATH,
+    EmailSignIn, HeldSeat, KEEP_SEATS_PATH, KeepOutcome, KeepSeats, KeptSeat, KeptSeats, LINK_SIGN_IN_PATH, LinkSecret,
+    MAX_SEATS_KEPT_AT_ONCE, MAX_USERNAME_CHARS, MIN_USERNAME_CHARS, PasskeyInfo, REGISTER_BEGIN_PATH,
+    REGISTER_FINISH_PATH, RegisterBegin, SESSION_COOKIE, SESSION_PATH, SIGN_IN_BEGIN_PATH, SIGN_IN_FINISH_PATH,
+    SIGN_IN_LINK_SECS, SIGN_OUT_OTHERS_PATH, SIGN_OUT_PATH, SessionInfo, SessionState, SetAccountEmail,
+    SignedOutSessions, account_seat_path, passkey_path, session_path,
+};
 pub use chat::{CHAT_HISTORY, ChatAuthor, ChatBody, ChatChannel, ChatMessage, MAX_CHAT_CHARS, Phrase};
 pub use client::ClientMsg;
 pub use clock::{ClockView, Correspondence, ForfeitReason, LiveClock, TimeControl};

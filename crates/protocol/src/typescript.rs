@@ -8,10 +8,13 @@ use std::path::Path;
 use ts_rs::{Config, TS};
 
 use crate::{
-    ApiErrorBody, ClientMsg, CreateRoom, CreatedRoom, ErrorCode, GameArchive, JOIN_CODE_DIGITS, JoinRequest,
-    JoinedRoom, MAX_ACTION_ID_LEN, MAX_FRAME_BYTES, MAX_NAME_CHARS, MailStatus, NewInvite, PROTOCOL_VERSION,
-    ReminderSettings, RemindersSet, ReplayEyes, ReplaySteps, RoomOptions, RoomStatus, SeatDevices, SeatSummary,
-    SeatTransfer, ServerMsg, SetReminders, SignedOut, TRANSFER_LINK_SECS, TakeSeat,
+    AccountDetails, AccountExport, AccountRooms, ApiErrorBody, CeremonyFinish, CeremonyStart, ClientMsg, CreateRoom,
+    CreatedRoom, DeleteAccount, EmailSignIn, ErrorCode, GameArchive, JOIN_CODE_DIGITS, JoinRequest, JoinedRoom,
+    KeepSeats, KeptSeats, LinkSecret, MAX_ACTION_ID_LEN, MAX_FRAME_BYTES, MAX_NAME_CHARS, MAX_SEATS_KEPT_AT_ONCE,
+    MAX_USERNAME_CHARS, MIN_USERNAME_CHARS, MailStatus, NewInvite, PROTOCOL_VERSION, RegisterBegin, ReminderSettings,
+    RemindersSet, ReplayEyes, ReplaySteps, RoomOptions, RoomStatus, SIGN_IN_LINK_SECS, SeatDevices, SeatSummary,
+    SeatTransfer, ServerMsg, SessionState, SetAccountEmail, SetReminders, SignedOut, SignedOutSessions,
+    TRANSFER_LINK_SECS, TakeSeat,
 };
 
 const NOTE: &str =
@@ -43,6 +46,20 @@ pub fn export(dir: &Path) -> Result<(), String> {
     SetReminders::export_all(&cfg).map_err(e)?;
     RemindersSet::export_all(&cfg).map_err(e)?;
     ReminderSettings::export_all(&cfg).map_err(e)?;
+    SessionState::export_all(&cfg).map_err(e)?;
+    RegisterBegin::export_all(&cfg).map_err(e)?;
+    CeremonyStart::export_all(&cfg).map_err(e)?;
+    CeremonyFinish::export_all(&cfg).map_err(e)?;
+    EmailSignIn::export_all(&cfg).map_err(e)?;
+    LinkSecret::export_all(&cfg).map_err(e)?;
+    SetAccountEmail::export_all(&cfg).map_err(e)?;
+    AccountDetails::export_all(&cfg).map_err(e)?;
+    SignedOutSessions::export_all(&cfg).map_err(e)?;
+    KeepSeats::export_all(&cfg).map_err(e)?;
+    KeptSeats::export_all(&cfg).map_err(e)?;
+    AccountRooms::export_all(&cfg).map_err(e)?;
+    DeleteAccount::export_all(&cfg).map_err(e)?;
+    AccountExport::export_all(&cfg).map_err(e)?;
     for (name, text) in [("errorCodes.ts", error_table()), ("constants.ts", constants())] {
         std::fs::write(dir.join(name), text).map_err(|e| format!("{name}: {e}"))?;
     }
@@ -96,6 +113,13 @@ fn constants() -> String {
          /** Digits of a room's join code. */\n\
          export const JOIN_CODE_DIGITS = {JOIN_CODE_DIGITS};\n\n\
          /** How long a link that moves a seat to another device works, in seconds. */\n\
-         export const TRANSFER_LINK_SECS = {TRANSFER_LINK_SECS};\n"
+         export const TRANSFER_LINK_SECS = {TRANSFER_LINK_SECS};\n\n\
+         /** Shortest and longest username, in characters. */\n\
+         export const MIN_USERNAME_CHARS = {MIN_USERNAME_CHARS};\n\
+         export const MAX_USERNAME_CHARS = {MAX_USERNAME_CHARS};\n\n\
+         /** How long a mailed sign-in link works, in seconds. */\n\
+         export const SIGN_IN_LINK_SECS = {SIGN_IN_LINK_SECS};\n\n\
+         /** Most seats one request to keep seats takes. */\n\
+         export const MAX_SEATS_KEPT_AT_ONCE = {MAX_SEATS_KEPT_AT_ONCE};\n"
     )
 }
