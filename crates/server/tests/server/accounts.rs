@@ -1,0 +1,389 @@
+//! Accounts: a passkey registers an account and signs it in on another device; the session lives
+//! in an `HttpOnly; SameSite=Lax` cookie, a sign-in always makes a new one, and a session ended
+//! from another device is refused at its next request; a ceremony works once and a forged answer
+//! is refused; usernames are unique ignoring case and look-alikes; the seats a device holds follow
+//! the account to another device; the last passkey stays; the account's data and its deletion.
+//! The passkey is a software one (`support/passkey.rs`); the browser's is in the e2e test.
+
+use anyhow::{Context, Result, ensure};
+use evr_protocol::Role;
+use evr_rules::Mode;
+use serde_json::{Value, json};
+
+use crate::support::passkey::{self, SoftPasskey, request};
+use crate::support::{self, Client};
+
+fn code_of(answer: &passkey::Answer) -> String {
+    answer
+        .json()
+        .ok()
+        .and_then(|v| v["code"].as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+async fn account(addr: std::net::SocketAddr, session: &str) -> Result<Value> {
+    let a = request(addr, "GET", "/api/account", None, Some(session)).await?;
+    ensure!(a.status == 200, "GET /api/account: {} {}", a.status, a.body);
+    a.json()
+}
+
+#[tokio::test]
+async fn a_passkey_registers_an_account_and_signs_it_in_with_a_new_session_each_time() -> Result<()> {
+    let server = support::start("accounts-register").await?;
+    let addr = server.addr;
+
+    let begun = request(
+        addr,
+        "POST",
+        "/api/account/register/begin",
+        Some(&json!({"username": "Leia"})),
+        None,
+    )
+    .await?;
+    let options = begun.json()?;
+    assert_eq!(
+        options["options"]["publicKey"]["authenticatorSelection"]["residentKey"], "required",
+        "a discoverable passkey, so that signing in needs no username"
+    );
+    let (mut key, credential) = SoftPasskey::create(&options["options"], &passkey::origin(addr), "leia")?;
+    let done = request(
+        addr,
+        "POST",
+        "/api/account/register/finish",
+        Some(&json!({"ceremony": options["ceremony"], "credential": credential})),
+        // a session id chosen before the sign-in (by whoever could set a cookie) is not kept
+        Some("0123456789abcdef0123456789abcdef"),
+    )
+    .await?;
+    assert_eq!(done.status, 201, "{}", done.body);
+    let cookie = done.set_cookies.first().context("a cookie")?;
+    for attribute in ["HttpOnly", "SameSite=Lax", "Path=/", "Max-Age=31536000"] {
+        assert!(cookie.contains(attribute), "{attribute} in {cookie}");
+    }
+    assert!(!cookie.contains("Secure"), "not over http: {cookie}");
+    let first = done.session().context("a session")?;
+    assert_ne!(first, "0123456789abcdef0123456789abcdef", "a new session id at sign-in");
+    let fixed = request(
+        addr,
+        "GET",
+        "/api/account",
+        None,
+        Some("0123456789abcdef0123456789abcdef"),
+    )
+    .await?;
+    assert_eq!((fixed.status, code_of(&fixed)), (401, "not_signed_in".into()));
+
+    let state = request(addr, "GET", "/api/session", None, Some(&first)).await?.json()?;
+    assert_eq!(state["account"]["username"], "Leia");
+    assert_eq!(state["passkey_rp_id"], "localhost");
+
+    // another device signs in with the same passkey: another session
+    let second = passkey::sign_in(addr, &mut key).await?;
+    assert_ne!(second, first);
+    let details = account(addr, &second).await?;
+    assert_eq!(details["username"], "Leia");
+    let sessions = details["sessions"].as_array().context("sessions")?;
+    assert_eq!(sessions.len(), 2, "{details}");
+    assert_eq!(sessions[0]["current"], true, "this device first");
+    assert_eq!(sessions[0]["label"], "Chrome on Linux");
+    assert!(details["passkeys"][0]["last_used_at_ms"].is_number(), "{details}");
+
+    // the second device ends the first's session: its next request is refused
+    let first_handle = sessions[1]["id"].as_str().context("a handle")?;
+    let ended = request(
+        addr,
+        "DELETE",
+        &format!("/api/account/sessions/{first_handle}"),
+        None,
+        Some(&second),
+    )
+    .await?;
+    assert_eq!(ended.status, 204, "{}", ended.body);
+    let refused = request(addr, "GET", "/api/account", None, Some(&first)).await?;
+    assert_eq!((refused.status, code_of(&refused)), (401, "not_signed_in".into()));
+    let state = request(addr, "GET", "/api/session", None, Some(&first)).await?.json()?;
+    assert_eq!(state["account"], Value::Null);
+
+    // and signing out clears this device's cookie and ends its session
+    let out = request(addr, "POST", "/api/account/sign-out", Some(&json!({})), Some(&second)).await?;
+    assert_eq!(out.status, 204);
+    assert_eq!(out.session().as_deref(), Some(""), "the cookie is cleared");
+    assert_eq!(
+        request(addr, "GET", "/api/account", None, Some(&second)).await?.status,
+        401
+    );
+    server.stop().await
+}
+
+#[tokio::test]
+async fn a_ceremony_works_once_and_a_forged_answer_signs_nobody_in() -> Result<()> {
+    let server = support::start("accounts-ceremony").await?;
+    let addr = server.addr;
+    let (mut key, _) = passkey::register(addr, "han").await?;
+
+    let begun = request(addr, "POST", "/api/account/sign-in/begin", Some(&json!({})), None)
+        .await?
+        .json()?;
+    let mut credential = key.get(&begun["options"], &passkey::origin(addr))?;
+    // a signature of other data
+    let genuine = credential.clone();
+    credential["response"]["signature"] = genuine["response"]["clientDataJSON"].clone();
+    let forged = json!({"ceremony": begun["ceremony"], "credential": credential});
+    let answer = request(addr, "POST", "/api/account/sign-in/finish", Some(&forged), None).await?;
+    assert_eq!(
+        (answer.status, code_of(&answer)),
+        (400, "passkey_refused".into()),
+        "{}",
+        answer.body
+    );
+    assert!(answer.session().is_none());
+    // the ceremony was used by that attempt
+    let again = json!({"ceremony": begun["ceremony"], "credential": genuine});
+    let answer = request(addr, "POST", "/api/account/sign-in/finish", Some(&again), None).await?;
+    assert_eq!(
+        (answer.status, code_of(&answer)),
+        (410, "ceremony_expired".into()),
+        "{}",
+        answer.body
+    );
+
+    // a page of another origin (the passkey's client data names it) is refused
+    let begun = request(addr, "POST", "/api/account/sign-in/begin", Some(&json!({})), None)
+        .await?
+        .json()?;
+    let elsewhere = key.get(&begun["options"], "http://evil.example")?;
+    let answer = request(
+        addr,
+        "POST",
+        "/api/account/sign-in/finish",
+        Some(&json!({"ceremony": begun["ceremony"], "credential": elsewhere})),
+        None,
+    )
+    .await?;
+    assert_eq!((answer.status, code_of(&answer)), (400, "passkey_refused".into()));
+    server.stop().await
+}
+
+#[tokio::test]
+async fn usernames_are_unique_ignoring_case_and_look_alikes_and_some_are_reserved() -> Result<()> {
+    let server = support::start("accounts-usernames").await?;
+    let addr = server.addr;
+    passkey::register(addr, "Luke").await?;
+    for (typed, status, code) in [
+        ("luke", 409, "username_taken"),
+        ("1uke", 409, "username_taken"),
+        ("Ｌｕｋｅ", 409, "username_taken"),
+        ("Admin", 409, "username_reserved"),
+        ("x", 400, "bad_username"),
+        ("luke skywalker", 400, "bad_username"),
+    ] {
+        let a = request(
+            addr,
+            "POST",
+            "/api/account/register/begin",
+            Some(&json!({"username": typed})),
+            None,
+        )
+        .await?;
+        assert_eq!(
+            (a.status, code_of(&a)),
+            (status, code.to_string()),
+            "{typed}: {}",
+            a.body
+        );
+    }
+    server.stop().await
+}
+
+#[tokio::test]
+async fn the_seats_a_device_holds_follow_the_account_to_another_device() -> Result<()> {
+    let server = support::start("accounts-seats").await?;
+    let addr = server.addr;
+    let s = support::create_and_join(addr, Mode::Full).await?;
+    let (mut key, laptop) = passkey::register(addr, "Rey").await?;
+    let keep = json!({"seats": [
+        {"code": s.code, "token": s.creator_token},
+        {"code": s.code, "token": "not a token of this room"},
+    ]});
+    let kept = request(addr, "POST", "/api/account/seats", Some(&keep), Some(&laptop))
+        .await?
+        .json()?;
+    assert_eq!(kept["seats"][0]["outcome"], "kept", "{kept}");
+    assert_eq!(kept["seats"][1]["outcome"], "not_a_seat", "{kept}");
+    let again = request(addr, "POST", "/api/account/seats", Some(&keep), Some(&laptop))
+        .await?
+        .json()?;
+    assert_eq!(again["seats"][0]["outcome"], "already");
+
+    // another account cannot take it, nor read it
+    let (_, other) = passkey::register(addr, "Kylo").await?;
+    let theirs = request(addr, "POST", "/api/account/seats", Some(&keep), Some(&other))
+        .await?
+        .json()?;
+    assert_eq!(theirs["seats"][0]["outcome"], "other_account");
+    let path = format!("/api/rooms/{}/account-seat", s.code);
+    let refused = request(addr, "GET", &path, None, Some(&other)).await?;
+    assert_eq!((refused.status, code_of(&refused)), (403, "seat_not_kept".into()));
+    let refused = request(addr, "POST", &path, Some(&json!({})), Some(&other)).await?;
+    assert_eq!((refused.status, code_of(&refused)), (403, "seat_not_kept".into()));
+    let refused = request(addr, "GET", &path, None, None).await?;
+    assert_eq!((refused.status, code_of(&refused)), (401, "not_signed_in".into()));
+
+    // a phone signed in to the account lists the room and takes the seat with a token of its own
+    let phone = passkey::sign_in(addr, &mut key).await?;
+    let rooms = request(addr, "GET", "/api/account/rooms", None, Some(&phone))
+        .await?
+        .json()?;
+    assert_eq!(rooms["rooms"][0]["code"], s.code.as_str(), "{rooms}");
+    let summary = request(addr, "GET", &path, None, Some(&phone)).await?.json()?;
+    assert_eq!(summary["you"], serde_json::to_value(s.creator)?, "{summary}");
+    let seated = request(addr, "POST", &path, Some(&json!({})), Some(&phone)).await?;
+    assert_eq!(seated.status, 200, "{}", seated.body);
+    let token = seated.json()?["token"].as_str().context("a token")?.to_string();
+    assert_ne!(token, s.creator_token);
+    let (_, welcome) = Client::hello(addr, &s.code, Some(&token), None).await?;
+    assert_eq!(
+        welcome.you,
+        Role::Seat(s.creator),
+        "the phone holds the creator's seat"
+    );
+    server.stop().await
+}
+
+#[tokio::test]
+async fn the_last_passkey_stays_and_another_can_be_added() -> Result<()> {
+    let server = support::start("accounts-passkeys").await?;
+    let addr = server.addr;
+    let (first_key, session) = passkey::register(addr, "Finn").await?;
+    let first_id = account(addr, &session).await?["passkeys"][0]["id"]
+        .as_str()
+        .context("an id")?
+        .to_string();
+    let path = format!("/api/account/passkeys/{first_id}");
+    let refused = request(addr, "DELETE", &path, None, Some(&session)).await?;
+    assert_eq!((refused.status, code_of(&refused)), (409, "last_way_to_sign_in".into()));
+
+    let begun = request(
+        addr,
+        "POST",
+        "/api/account/passkeys/begin",
+        Some(&json!({})),
+        Some(&session),
+    )
+    .await?
+    .json()?;
+    let excluded = begun["options"]["publicKey"]["excludeCredentials"][0]["id"].clone();
+    assert_eq!(
+        excluded,
+        first_id.as_str(),
+        "the authenticator is told which passkey the account has"
+    );
+    let (mut second_key, credential) = SoftPasskey::create(&begun["options"], &passkey::origin(addr), "finn 2")?;
+    let added = request(
+        addr,
+        "POST",
+        "/api/account/passkeys/finish",
+        Some(&json!({"ceremony": begun["ceremony"], "credential": credential})),
+        Some(&session),
+    )
+    .await?;
+    assert_eq!(added.status, 201, "{}", added.body);
+    assert_eq!(request(addr, "DELETE", &path, None, Some(&session)).await?.status, 204);
+    // the removed passkey signs nobody in; the new one does
+    let mut removed = first_key;
+    assert!(passkey::sign_in(addr, &mut removed).await.is_err());
+    passkey::sign_in(addr, &mut second_key).await?;
+    server.stop().await
+}
+
+#[tokio::test]
+async fn an_account_downloads_its_data_and_deletes_itself_keeping_its_games() -> Result<()> {
+    let server = support::start("accounts-delete").await?;
+    let addr = server.addr;
+    let s = support::create_and_join(addr, Mode::Full).await?;
+    let (mut key, session) = passkey::register(addr, "Poe").await?;
+    let keep = json!({"seats": [{"code": s.code, "token": s.creator_token}]});
+    request(addr, "POST", "/api/account/seats", Some(&keep), Some(&session)).await?;
+    let (mut creator, _) = Client::hello(addr, &s.code, Some(&s.creator_token), None).await?;
+    creator
+        .send(&evr_protocol::ClientMsg::SetName {
+            name: Some("Poe".into()),
+        })
+        .await?;
+    creator
+        .recv_until("the name", |m| match m {
+            evr_protocol::ServerMsg::Room { room } => room.names[s.creator].clone(),
+            _ => None,
+        })
+        .await?;
+
+    let file = request(addr, "GET", "/api/account/export", None, Some(&session)).await?;
+    assert_eq!(file.status, 200, "{}", file.body);
+    let file = file.json()?;
+    assert_eq!(file["account"]["username"], "Poe");
+    assert_eq!(file["rooms"][0]["code"], s.code.as_str(), "{file}");
+    assert_eq!(file["rooms"][0]["games"][0]["you"], serde_json::to_value(s.creator)?);
+
+    let wrong = request(
+        addr,
+        "POST",
+        "/api/account/delete",
+        Some(&json!({"username": "poe2"})),
+        Some(&session),
+    )
+    .await?;
+    assert_eq!((wrong.status, code_of(&wrong)), (400, "confirmation_mismatch".into()));
+    let deleted = request(
+        addr,
+        "POST",
+        "/api/account/delete",
+        Some(&json!({"username": "Poe"})),
+        Some(&session),
+    )
+    .await?;
+    assert_eq!(deleted.status, 204, "{}", deleted.body);
+    assert_eq!(deleted.session().as_deref(), Some(""));
+    assert_eq!(
+        request(addr, "GET", "/api/account", None, Some(&session)).await?.status,
+        401
+    );
+    assert!(passkey::sign_in(addr, &mut key).await.is_err(), "its passkeys are gone");
+    // the name left the seat; the seat's token still plays
+    let cleared = creator
+        .recv_until("the name cleared", |m| match m {
+            evr_protocol::ServerMsg::Room { room } => room.names[s.creator].is_none().then_some(()),
+            _ => None,
+        })
+        .await;
+    ensure!(cleared.is_ok(), "the room's name was not cleared");
+    let (_, welcome) = Client::hello(addr, &s.code, Some(&s.creator_token), None).await?;
+    assert_eq!(welcome.you, Role::Seat(s.creator));
+    // and the username stays kept back
+    let a = request(
+        addr,
+        "POST",
+        "/api/account/register/begin",
+        Some(&json!({"username": "poe"})),
+        None,
+    )
+    .await?;
+    assert_eq!((a.status, code_of(&a)), (409, "username_reserved".into()));
+    server.stop().await
+}
+
+#[tokio::test]
+async fn account_requests_are_limited_per_client_address() -> Result<()> {
+    let server = support::start("accounts-limits").await?;
+    let addr = server.addr;
+    let mut statuses = Vec::new();
+    for _ in 0..61 {
+        statuses.push(
+            request(addr, "POST", "/api/account/sign-in/begin", Some(&json!({})), None)
+                .await?
+                .status,
+        );
+    }
+    assert!(statuses[..60].iter().all(|s| *s == 200), "{statuses:?}");
+    assert_eq!(statuses[60], 429);
+    server.stop().await
+}
