@@ -1,7 +1,7 @@
 //! Accounts: an upgrade a player may take, never a gate (proto/PROTOCOL.md, *Accounts*). A
 //! username, passkeys to sign in (WebAuthn, `passkeys.rs`), a server-side session in a cookie
 //! (`session.rs`), the seats a player keeps across devices (`seats.rs`), their data to download and
-//! the account to delete (`data.rs`). What is stored is `evr-store`'s `AccountStore`; this module
+//! the account to delete (`data.rs`), an email address for sign-in links (`email.rs`). What is stored is `evr-store`'s `AccountStore`; this module
 //! reads requests, decides, and answers.
 //!
 //! Passkeys need a host name for their relying party: the public origin's (`--public-origin`), or
@@ -9,6 +9,8 @@
 //! (`accounts_disabled`).
 
 mod data;
+mod email;
+mod email_texts;
 mod label;
 mod passkeys;
 mod seats;
@@ -30,7 +32,7 @@ use webauthn_rs::{Webauthn, WebauthnBuilder};
 use crate::app::App;
 use crate::refusal::ApiError;
 
-pub(crate) use seats::{account_seat_summary, seat_on_this_device};
+pub(crate) use seats::{account_seat_summary, keep_new_seat, player, seat_on_this_device};
 
 /// Requests to the account routes per client address per minute: ceremonies and sign-ins cost a
 /// signature check and store writes each.
@@ -93,6 +95,10 @@ pub fn routes() -> Router<Arc<App>> {
         .route(evr_protocol::SIGN_OUT_OTHERS_PATH, post(session::sign_out_others))
         .route(evr_protocol::KEEP_SEATS_PATH, post(seats::keep_seats))
         .route(evr_protocol::ACCOUNT_ROOMS_PATH, get(seats::rooms))
+        .route(evr_protocol::ACCOUNT_EMAIL_PATH, post(email::set_email))
+        .route(evr_protocol::CONFIRM_ACCOUNT_EMAIL_PATH, post(email::confirm_email))
+        .route(evr_protocol::EMAIL_SIGN_IN_PATH, post(email::email_sign_in))
+        .route(evr_protocol::LINK_SIGN_IN_PATH, post(email::link_sign_in))
         .route(evr_protocol::ACCOUNT_EXPORT_PATH, get(data::export))
         .route(evr_protocol::DELETE_ACCOUNT_PATH, post(data::delete_account))
 }

@@ -306,10 +306,7 @@ pub async fn add_begin(
     let account = session.account;
     let existing = blocking(&app, "cannot read the passkeys", move |store| store.passkeys(&account)).await?;
     // the authenticator refuses to make a second passkey where the account has one
-    let exclude = existing
-        .iter()
-        .map(|p| p.credential_id.clone())
-        .collect::<Vec<_>>();
+    let exclude = existing.iter().map(|p| p.credential_id.clone()).collect::<Vec<_>>();
     let (options, state) = accounts
         .webauthn
         .start_passkey_registration(uuid(&account), &session.username, &session.username, Some(exclude))

@@ -157,3 +157,25 @@ pub async fn seat_on_this_device(
         token: joined.token,
     }))
 }
+
+/// The signed-in player of a request that anyone may make (creating or joining a room): `None`
+/// without a valid session, and also when the accounts cannot be read (logged), since an account
+/// never stands in the way of a game.
+pub(crate) async fn player(app: &App, headers: &HeaderMap) -> Option<super::session::SignedIn> {
+    app.accounts.as_ref()?;
+    super::session::current(app, headers).await.unwrap_or_default()
+}
+
+/// The seat a signed-in player just took becomes their account's (logged when it cannot be: the
+/// seat's token works all the same, and the player can keep it from their device later).
+pub(crate) async fn keep_new_seat(app: &App, player: &super::session::SignedIn, code: &str, seat: StoredSeat) {
+    let (account, room) = (player.account, code.to_string());
+    let now = now_ms();
+    let kept = blocking(app, "cannot keep a new seat", move |store| {
+        store.keep_seat(&account, &room, seat, now)
+    })
+    .await;
+    if kept.is_err() {
+        tracing::warn!(room = %code, "a signed-in player's new seat was not kept by their account");
+    }
+}

@@ -242,11 +242,7 @@ async fn the_seats_a_device_holds_follow_the_account_to_another_device() -> Resu
     let token = seated.json()?["token"].as_str().context("a token")?.to_string();
     assert_ne!(token, s.creator_token);
     let (_, welcome) = Client::hello(addr, &s.code, Some(&token), None).await?;
-    assert_eq!(
-        welcome.you,
-        Role::Seat(s.creator),
-        "the phone holds the creator's seat"
-    );
+    assert_eq!(welcome.you, Role::Seat(s.creator), "the phone holds the creator's seat");
     server.stop().await
 }
 
@@ -385,5 +381,45 @@ async fn account_requests_are_limited_per_client_address() -> Result<()> {
     }
     assert!(statuses[..60].iter().all(|s| *s == 200), "{statuses:?}");
     assert_eq!(statuses[60], 429);
+    server.stop().await
+}
+
+#[tokio::test]
+async fn a_room_made_signed_in_is_the_accounts_and_bears_its_username() -> Result<()> {
+    let server = support::start("accounts-new-room").await?;
+    let addr = server.addr;
+    let (_, session) = passkey::register(addr, "Chewie").await?;
+    let options = serde_json::to_value(support::options(Mode::Full))?;
+    let created = request(addr, "POST", "/api/rooms", Some(&options), Some(&session)).await?;
+    assert_eq!(created.status, 201, "{}", created.body);
+    let created: evr_protocol::CreatedRoom = serde_json::from_str(&created.body)?;
+    let rooms = request(addr, "GET", "/api/account/rooms", None, Some(&session))
+        .await?
+        .json()?;
+    assert_eq!(rooms["rooms"][0]["code"], created.code.as_str(), "{rooms}");
+    let (_, welcome) = Client::hello(addr, &created.code, Some(&created.token), None).await?;
+    assert_eq!(welcome.room.names[created.seat].as_deref(), Some("Chewie"));
+
+    // the guest who joins signed in keeps the other seat, under a name they chose
+    let (_, guest) = passkey::register(addr, "Lando").await?;
+    let secret = support::invite_secret(&created)?;
+    let joined = request(
+        addr,
+        "POST",
+        &format!("/api/rooms/{}/join", created.code),
+        Some(&json!({"invite": secret, "name": "Calrissian"})),
+        Some(&guest),
+    )
+    .await?;
+    assert_eq!(joined.status, 200, "{}", joined.body);
+    let rooms = request(addr, "GET", "/api/account/rooms", None, Some(&guest))
+        .await?
+        .json()?;
+    assert_eq!(rooms["rooms"][0]["code"], created.code.as_str(), "{rooms}");
+    let (_, welcome) = Client::hello(addr, &created.code, Some(&created.token), None).await?;
+    assert_eq!(
+        welcome.room.names[created.seat.opponent()].as_deref(),
+        Some("Calrissian")
+    );
     server.stop().await
 }
