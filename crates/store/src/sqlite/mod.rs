@@ -19,6 +19,7 @@ use crate::columns::{faction_text, json, secret_columns};
 use crate::group_commit::GroupCommit;
 use crate::{Epoch, Store, StoreError, StoredDeadlines, StoredGame, StoredRoom, StoredSeat, Write, WriteOp};
 
+mod accounts;
 pub(crate) mod backup;
 mod checkpoint;
 mod deadlines;
@@ -150,6 +151,10 @@ impl Store for SqliteStore {
     }
 
     fn mail(&self) -> Option<&dyn crate::MailStore> {
+        Some(self)
+    }
+
+    fn accounts(&self) -> Option<&dyn crate::AccountStore> {
         Some(self)
     }
 }

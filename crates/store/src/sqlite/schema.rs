@@ -111,8 +111,13 @@ const DEADLINES: &str = crate::deadlines::SCHEMA;
 /// confirmation mails the limits count (`sqlite/mail.rs`).
 const MAIL: &str = super::mail::MAIL_SCHEMA;
 
+/// Version 11: accounts (`accounts.rs`): usernames (their keys unique, kept after a deletion),
+/// passkeys, sessions, WebAuthn ceremonies under way, the seats an account keeps, its email
+/// address, sign-in links and the log of sign-in mails the limit counts (`sqlite/accounts.rs`).
+const ACCOUNTS: &str = super::accounts::ACCOUNTS_SCHEMA;
+
 /// Every version's statements, in order: version N is `STEPS[N - 1]`.
-const STEPS: [&str; 10] = [
+const STEPS: [&str; 11] = [
     SCHEMA,
     SEED_KEYS,
     REVEAL,
@@ -123,6 +128,7 @@ const STEPS: [&str; 10] = [
     SEATS,
     DEADLINES,
     MAIL,
+    ACCOUNTS,
 ];
 
 /// The schema version (SQLite's `user_version`) this store writes.
