@@ -22,6 +22,7 @@ use self::tls::Target;
 use self::writes::{Job, write_loop};
 use crate::{Epoch, Store, StoreError, StoredDeadlines, StoredGame, StoredRoom, Write, WriteOp};
 
+mod accounts;
 mod deadlines;
 pub(crate) mod mail;
 mod reads;
@@ -92,6 +93,9 @@ pub struct PostgresStore {
     jobs: mpsc::UnboundedSender<Job>,
     /// `None` after a read went unanswered: connected again at the next read.
     reader: RwLock<Option<Arc<Client>>>,
+    /// The connection of the accounts' transactions (`postgres/accounts.rs`), made when first
+    /// needed; `None` after it was lost.
+    transactions: Arc<tokio::sync::Mutex<Option<Client>>>,
 }
 
 impl PostgresStore {
@@ -146,6 +150,7 @@ impl PostgresStore {
             target,
             jobs,
             reader: RwLock::new(Some(Arc::new(reader))),
+            transactions: Arc::new(tokio::sync::Mutex::new(None)),
         })
     }
 
@@ -271,6 +276,10 @@ impl Store for PostgresStore {
     }
 
     fn mail(&self) -> Option<&dyn crate::MailStore> {
+        Some(self)
+    }
+
+    fn accounts(&self) -> Option<&dyn crate::AccountStore> {
         Some(self)
     }
 
