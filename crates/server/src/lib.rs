@@ -194,6 +194,7 @@ async fn serve_with(
     // correspondence deadlines and reminders due in rooms nobody holds (`deadlines.rs`)
     tokio::spawn(deadlines::sweep(app.clone()));
     tokio::spawn(mail::sweep_periodically(store.clone(), app.shutdown.clone()));
+    tokio::spawn(accounts::purge_periodically(store.clone(), app.shutdown.clone()));
     if store.is_shared() {
         // other servers may claim our rooms: let go of those they take
         tokio::spawn(room::ownership::watch(room::ownership::Watch {

@@ -153,3 +153,31 @@ fn now_ms() -> i64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
+
+/// How often ended sessions, ceremonies and links are deleted.
+const PURGE_EVERY: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Deletes expired sessions (and idle ones), ceremonies, sign-in links and mail counts every
+/// [`PURGE_EVERY`] until `shutdown`: a session's end is checked at every request anyway, this
+/// only keeps the tables small.
+pub async fn purge_periodically(store: Arc<dyn Store>, shutdown: tokio_util::sync::CancellationToken) {
+    let mut every = tokio::time::interval(PURGE_EVERY);
+    loop {
+        tokio::select! {
+            _ = shutdown.cancelled() => return,
+            _ = every.tick() => {
+                let store = store.clone();
+                let purged = tokio::task::spawn_blocking(move || {
+                    store.accounts().map(|a| a.purge_accounts(now_ms(), session::IDLE_MS))
+                })
+                .await;
+                match purged {
+                    Ok(Some(Ok(n))) if n > 0 => tracing::info!(sessions = n, "ended sessions deleted"),
+                    Ok(Some(Err(e))) => tracing::warn!(error = %e, "the accounts' purge failed; it runs again later"),
+                    Err(e) => tracing::warn!(error = %e, "the accounts' purge stopped"),
+                    _ => {}
+                }
+            }
+        }
+    }
+}

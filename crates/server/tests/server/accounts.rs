@@ -423,3 +423,79 @@ async fn a_room_made_signed_in_is_the_accounts_and_bears_its_username() -> Resul
     );
     server.stop().await
 }
+
+#[tokio::test]
+async fn a_page_of_another_site_changes_nothing_in_an_account() -> Result<()> {
+    let server = support::start("accounts-origin").await?;
+    let addr = server.addr;
+    let s = support::create_and_join(addr, Mode::Full).await?;
+    let (_, session) = passkey::register(addr, "Jyn").await?;
+    let before = account(addr, &session).await?;
+    let passkey_id = before["passkeys"][0]["id"].as_str().context("a passkey")?.to_string();
+    let session_id = before["sessions"][0]["id"].as_str().context("a session")?.to_string();
+    let evil = "Origin: https://evil.example\r\n";
+    let routes: Vec<(&str, String, Value)> = vec![
+        (
+            "POST",
+            "/api/account/register/begin".into(),
+            json!({"username": "Cassian"}),
+        ),
+        (
+            "POST",
+            "/api/account/register/finish".into(),
+            json!({"ceremony": "x", "credential": {}}),
+        ),
+        ("POST", "/api/account/sign-in/begin".into(), json!({})),
+        (
+            "POST",
+            "/api/account/sign-in/finish".into(),
+            json!({"ceremony": "x", "credential": {}}),
+        ),
+        ("POST", "/api/account/sign-out".into(), json!({})),
+        ("POST", "/api/account/passkeys/begin".into(), json!({})),
+        (
+            "POST",
+            "/api/account/passkeys/finish".into(),
+            json!({"ceremony": "x", "credential": {}}),
+        ),
+        ("DELETE", format!("/api/account/passkeys/{passkey_id}"), Value::Null),
+        ("DELETE", format!("/api/account/sessions/{session_id}"), Value::Null),
+        ("POST", "/api/account/sessions/sign-out-others".into(), json!({})),
+        (
+            "POST",
+            "/api/account/seats".into(),
+            json!({"seats": [{"code": s.code, "token": s.creator_token}]}),
+        ),
+        ("POST", format!("/api/rooms/{}/account-seat", s.code), json!({})),
+        (
+            "POST",
+            "/api/account/email".into(),
+            json!({"email": "jyn@example.org", "language": "en"}),
+        ),
+        ("POST", "/api/account/email/confirm".into(), json!({"secret": "00"})),
+        (
+            "POST",
+            "/api/account/sign-in/email".into(),
+            json!({"email": "jyn@example.org", "language": "en"}),
+        ),
+        ("POST", "/api/account/sign-in/link".into(), json!({"secret": "00"})),
+        ("POST", "/api/account/delete".into(), json!({"username": "Jyn"})),
+    ];
+    for (method, path, body) in &routes {
+        let body = (!body.is_null()).then_some(body);
+        let a = passkey::request_with(addr, method, path, body, Some(&session), evil).await?;
+        assert_eq!(
+            (a.status, code_of(&a)),
+            (403, "origin_not_allowed".into()),
+            "{method} {path}"
+        );
+        assert!(a.set_cookies.is_empty(), "{method} {path} set a cookie");
+    }
+    // nothing changed: the same account, passkeys and sessions, no seat kept
+    assert_eq!(account(addr, &session).await?, before);
+    let rooms = request(addr, "GET", "/api/account/rooms", None, Some(&session))
+        .await?
+        .json()?;
+    assert_eq!(rooms["rooms"], json!([]));
+    server.stop().await
+}

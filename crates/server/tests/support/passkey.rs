@@ -152,13 +152,25 @@ pub async fn request(
     body: Option<&Value>,
     session: Option<&str>,
 ) -> Result<Answer> {
+    request_with(addr, method, path, body, session, "").await
+}
+
+/// [`request`] with more headers (`extra`: lines ending in `\r\n`).
+pub async fn request_with(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+    session: Option<&str>,
+    extra: &str,
+) -> Result<Answer> {
     let mut stream = TcpStream::connect(addr).await?;
     let body = body.map(|b| b.to_string()).unwrap_or_default();
     let cookie = session
         .map(|s| format!("Cookie: evr_session={s}\r\n"))
         .unwrap_or_default();
     let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{cookie}User-Agent: Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{cookie}{extra}User-Agent: Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     stream.write_all(req.as_bytes()).await?;
@@ -196,6 +208,11 @@ pub fn origin(addr: SocketAddr) -> String {
 
 /// Registers `username` with a new passkey: the passkey and the session id.
 pub async fn register(addr: SocketAddr, username: &str) -> Result<(SoftPasskey, String)> {
+    register_at(addr, &origin(addr), username).await
+}
+
+/// [`register`] for a server whose public origin is `origin`.
+pub async fn register_at(addr: SocketAddr, origin: &str, username: &str) -> Result<(SoftPasskey, String)> {
     let begun = request(
         addr,
         "POST",
@@ -206,7 +223,7 @@ pub async fn register(addr: SocketAddr, username: &str) -> Result<(SoftPasskey, 
     .await?;
     anyhow::ensure!(begun.status == 200, "register/begin: {} {}", begun.status, begun.body);
     let begun = begun.json()?;
-    let (passkey, credential) = SoftPasskey::create(&begun["options"], &origin(addr), username)?;
+    let (passkey, credential) = SoftPasskey::create(&begun["options"], origin, username)?;
     let finish = json!({"ceremony": begun["ceremony"], "credential": credential});
     let done = request(addr, "POST", "/api/account/register/finish", Some(&finish), None).await?;
     anyhow::ensure!(done.status == 201, "register/finish: {} {}", done.status, done.body);
