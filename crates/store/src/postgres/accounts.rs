@@ -164,7 +164,7 @@ fn seat_row(r: &Row) -> Result<AccountSeat, StoreError> {
     })
 }
 
-/// What a transaction found, decoded after it committed.
+/// A statement's rows, decoded by the caller once it answered.
 type Rows = Vec<Row>;
 
 impl PostgresStore {

@@ -621,3 +621,96 @@ async fn the_purge_deletes_what_expired_or_idled_as_of_its_now() -> Result<()> {
     }
     Ok(())
 }
+
+/// Runs `each(i, store)` on `n` threads at once, the stores taken in turn from `nodes`.
+fn at_once<T: Send>(
+    nodes: &[&dyn AccountStore],
+    n: usize,
+    each: impl Fn(usize, &dyn AccountStore) -> Result<T> + Sync,
+) -> Result<Vec<T>> {
+    std::thread::scope(|s| {
+        let each = &each;
+        let tries: Vec<_> = (0..n)
+            .map(|i| {
+                let node = nodes[i % nodes.len()];
+                s.spawn(move || each(i, node))
+            })
+            .collect();
+        tries
+            .into_iter()
+            .map(|t| t.join().map_err(|_| anyhow::anyhow!("a thread panicked"))?)
+            .collect()
+    })
+}
+
+/// Two nodes on one PostgreSQL (SQLite is one node's): whatever must happen once happens once
+/// when both try at the same time.
+#[tokio::test]
+async fn two_nodes_on_one_postgres_do_once_what_must_happen_once() -> Result<()> {
+    let url = match std::env::var("EVR_TEST_POSTGRES") {
+        Ok(url) if !url.is_empty() => url,
+        _ => {
+            eprintln!("EVR_TEST_POSTGRES is not set: two PostgreSQL nodes are not tested here");
+            return Ok(());
+        }
+    };
+    let database = "contract_accounts_nodes";
+    let first = crate::support::postgres::fresh_store(&url, database).await?;
+    let second = crate::support::postgres::same_database(&url, database).await?;
+    let nodes = [accounts(&first)?, accounts(&second)?];
+
+    for round in 0..5u8 {
+        // one username key asked for on both nodes at once: one account, the other refused
+        let key = format!("rogue{round}");
+        let created = at_once(&nodes, 2, |i, a| {
+            let n = 10 + round * 2 + i as u8;
+            Ok(a.create_account(&new_account(n, &key), &passkey(n, n, NOW), &session(n, n, NOW))?)
+        })?;
+        ensure!(
+            created.contains(&AccountCreated::Created) && created.contains(&AccountCreated::UsernameTaken),
+            "round {round}: one created, one refused: {created:?}"
+        );
+        let owner = nodes[0].account_by_username_key(&key)?.context("the account")?.id;
+
+        // its last two passkeys removed on both nodes at once: one goes, the last stays
+        nodes[0].add_passkey(&passkey(owner[0], 100 + round, NOW + MINUTE))?;
+        let removed = at_once(&nodes, 2, |i, a| {
+            let credential = if i == 0 {
+                vec![owner[0]; 20]
+            } else {
+                vec![100 + round; 20]
+            };
+            Ok(a.remove_passkey(&owner, &credential)?)
+        })?;
+        ensure!(
+            removed.contains(&PasskeyRemoved::Removed) && removed.contains(&PasskeyRemoved::LastWay),
+            "round {round}: one removed, the last kept: {removed:?}"
+        );
+        ensure!(nodes[1].passkeys(&owner)?.len() == 1, "round {round}: one passkey left");
+
+        // one ceremony and one sign-in link taken on both nodes at once: once each
+        nodes[0].put_ceremony(&ceremony(200 + round, None, NOW + HOUR))?;
+        nodes[1].put_sign_in_link(&owner, &[200 + round; 32], NOW + HOUR)?;
+        let taken = at_once(&nodes, 6, |_, a| {
+            Ok((
+                a.take_ceremony(&[200 + round; 32], NOW)?.is_some(),
+                a.use_sign_in_link(&[200 + round; 32], NOW)?.is_some(),
+            ))
+        })?;
+        let ceremonies = taken.iter().filter(|t| t.0).count();
+        let links = taken.iter().filter(|t| t.1).count();
+        ensure!(
+            ceremonies == 1 && links == 1,
+            "round {round}: {ceremonies} ceremonies and {links} links taken"
+        );
+
+        // sign-in mails to one address counted on both nodes at once: exactly the limit passes
+        let mail_key = [round; 32];
+        let allowed = at_once(&nodes, 8, |_, a| Ok(a.count_sign_in_mail(&mail_key, NOW, HOUR, 3)?))?;
+        let yes = allowed.iter().filter(|a| **a == MailAllowed::Yes).count();
+        ensure!(yes == 3, "round {round}: {yes} of 8 mails allowed, not 3");
+    }
+    evr_store::Store::close(&first);
+    evr_store::Store::close(&second);
+    Ok(())
+}
