@@ -84,6 +84,16 @@ pub async fn set_email(
     let session = required(&app, &headers).await?;
     let SetAccountEmail { email, language } = json(&body)?;
     let to = checked_and_counted(&app, &mailer, &email, addr).await?;
+    // an address another account confirmed stays that account's: the same answer, and no mail
+    // (the asker learns nothing of who has it)
+    let lookup = to.clone();
+    let holder = blocking(&app, "cannot look the address up", move |store| {
+        store.account_by_email(&lookup)
+    })
+    .await?;
+    if holder.is_some_and(|a| a.id != session.account) {
+        return Ok(StatusCode::ACCEPTED);
+    }
     let secret = new_secret()?;
     let (account, stored, hash) = (session.account, to.clone(), hash_token(&secret));
     let expires_at = now_ms() + CONFIRM_MS;

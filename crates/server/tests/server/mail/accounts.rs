@@ -82,6 +82,12 @@ async fn a_confirmed_address_gets_sign_in_links_that_work_once() -> Result<()> {
         reused.body
     );
 
+    // another account cannot take the confirmed address: the same answer, and no mail
+    let (_, other) = passkey::register_at(addr, ORIGIN, "Barriss").await?;
+    let taken = json!({"email": email, "language": "en"});
+    let asked = passkey::request(addr, "POST", "/api/account/email", Some(&taken), Some(&other)).await?;
+    ensure!(asked.status == 202, "{} {}", asked.status, asked.body);
+
     // an address no account has: the same answer, and no mail
     let stranger = address("stranger");
     let asked = passkey::request(
@@ -110,7 +116,15 @@ async fn a_confirmed_address_gets_sign_in_links_that_work_once() -> Result<()> {
                 .status,
         );
     }
-    ensure!(statuses == [202, 202, 429, 429], "{statuses:?}");
+    ensure!(statuses == [202, 429, 429, 429], "{statuses:?}");
+    // the last link leaves after its answer: waited for; the other account's request sent nothing
+    // (it would have been sent before its answer)
+    let mails = wait_for(&email, 3).await?;
+    ensure!(
+        mails.len() == 3,
+        "the confirmation, the link, one more link, nothing for the other account: {:?}",
+        mails.iter().map(|m| m.subject.clone()).collect::<Vec<_>>()
+    );
     ensure!(
         mails_to(&stranger)?.is_empty(),
         "nothing went to an address no account has"
