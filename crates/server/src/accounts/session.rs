@@ -242,3 +242,44 @@ pub async fn sign_out_others(
         signed_out: u32::try_from(ended).unwrap_or(u32::MAX),
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{ABSOLUTE_MS, IDLE_MS, alive, cookie_value};
+    use evr_store::StoredSession;
+
+    fn session(created_at: i64, last_seen_at: i64) -> StoredSession {
+        StoredSession {
+            id_hash: vec![1],
+            account: [0; 16],
+            label: "A browser".into(),
+            created_at,
+            last_seen_at,
+            expires_at: created_at + ABSOLUTE_MS,
+        }
+    }
+
+    #[test]
+    fn a_session_ends_when_idle_and_at_its_absolute_end_however_used() {
+        let s = session(0, 0);
+        assert!(alive(&s, IDLE_MS - 1));
+        assert!(!alive(&s, IDLE_MS), "30 days without a request");
+        let used = session(0, ABSOLUTE_MS - 1);
+        assert!(alive(&used, ABSOLUTE_MS - 1));
+        assert!(
+            !alive(&used, ABSOLUTE_MS),
+            "a year after sign-in, used yesterday or not"
+        );
+    }
+
+    #[test]
+    fn the_session_cookie_is_found_among_others_and_an_empty_one_is_none() {
+        let mut headers = axum::http::HeaderMap::new();
+        headers.insert("cookie", "theme=dark; evr_session=abc ; other=1".parse().unwrap());
+        assert_eq!(cookie_value(&headers), Some("abc"));
+        headers.insert("cookie", "evr_session=".parse().unwrap());
+        assert_eq!(cookie_value(&headers), None);
+        headers.insert("cookie", "xevr_session=abc".parse().unwrap());
+        assert_eq!(cookie_value(&headers), None);
+    }
+}

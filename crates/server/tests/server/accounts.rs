@@ -147,6 +147,27 @@ async fn a_ceremony_works_once_and_a_forged_answer_signs_nobody_in() -> Result<(
         answer.body
     );
 
+    // an answer whose user handle names another account than its passkey's is refused
+    let begun = request(addr, "POST", "/api/account/sign-in/begin", Some(&json!({})), None)
+        .await?
+        .json()?;
+    let mut other_user = key.get(&begun["options"], &passkey::origin(addr))?;
+    other_user["response"]["userHandle"] = json!("AAAAAAAAAAAAAAAAAAAAAA");
+    let answer = request(
+        addr,
+        "POST",
+        "/api/account/sign-in/finish",
+        Some(&json!({"ceremony": begun["ceremony"], "credential": other_user})),
+        None,
+    )
+    .await?;
+    assert_eq!(
+        (answer.status, code_of(&answer)),
+        (400, "passkey_refused".into()),
+        "{}",
+        answer.body
+    );
+
     // a page of another origin (the passkey's client data names it) is refused
     let begun = request(addr, "POST", "/api/account/sign-in/begin", Some(&json!({})), None)
         .await?
