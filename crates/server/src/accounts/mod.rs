@@ -32,7 +32,7 @@ use webauthn_rs::{Webauthn, WebauthnBuilder};
 use crate::app::App;
 use crate::refusal::ApiError;
 
-pub(crate) use seats::{account_seat_summary, keep_new_seat, player, seat_on_this_device};
+pub(crate) use seats::{account_seat_summary, confirmed_address, keep_new_seat, player, seat_on_this_device};
 
 /// Requests to the account routes per client address per minute: ceremonies and sign-ins cost a
 /// signature check and store writes each.

@@ -179,3 +179,15 @@ pub(crate) async fn keep_new_seat(app: &App, player: &super::session::SignedIn, 
         tracing::warn!(room = %code, "a signed-in player's new seat was not kept by their account");
     }
 }
+
+/// The confirmed address of the request's signed-in account, if any: reminders may go to it
+/// without a confirmation mail of their own.
+pub(crate) async fn confirmed_address(app: &App, headers: &HeaderMap) -> Option<String> {
+    let player = player(app, headers).await?;
+    let account = player.account;
+    let stored = blocking(app, "cannot read the account", move |store| store.account(&account))
+        .await
+        .ok()
+        .flatten()?;
+    stored.email.filter(|_| stored.email_confirmed)
+}

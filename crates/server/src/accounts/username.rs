@@ -108,6 +108,9 @@ mod tests {
         assert!(checked("_luke").is_err(), "begins with _");
         assert!(checked("pаypal").is_err(), "Latin and Cyrillic mixed");
         assert!(checked("Admin").is_err(), "reserved");
-        assert!(checked("\u{251}dmin").is_err(), "reserved by its look-alike (a Latin alpha)");
+        assert!(
+            checked("\u{251}dmin").is_err(),
+            "reserved by its look-alike (a Latin alpha)"
+        );
     }
 }

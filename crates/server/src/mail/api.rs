@@ -150,6 +150,20 @@ pub async fn put_reminders(
         }
         Registered::ConfirmationDue => {}
     }
+    // the signed-in player's account confirmed this address already: no second confirmation
+    if crate::accounts::confirmed_address(&app, &headers).await.as_deref() == Some(email.to_lowercase().as_str()) {
+        let hash = secrets::hash_token(&confirm);
+        on_store(&app.store, move |m| m.confirm(&hash, now_ms))
+            .await
+            .map_err(|e| failed(&e))?;
+        tracing::info!(room = %code, seat = seat.as_str(), "reminders on with the account's confirmed address");
+        return Ok((
+            StatusCode::ACCEPTED,
+            Json(RemindersSet {
+                status: RemindersStatus::AlreadyConfirmed,
+            }),
+        ));
+    }
     let room = shown_code(&code);
     let (subject, text) = texts::confirmation(
         language,

@@ -58,6 +58,27 @@ async fn a_confirmed_address_gets_sign_in_links_that_work_once() -> Result<()> {
         "no sign-in link went to the unconfirmed address"
     );
 
+    // reminders of a room to the account's confirmed address need no confirmation of their own
+    let options = serde_json::to_value(support::options(evr_rules::Mode::Full))?;
+    let created: evr_protocol::CreatedRoom =
+        passkey::request(addr, "POST", "/api/rooms", Some(&options), Some(&session))
+            .await?
+            .json()
+            .and_then(|v| Ok(serde_json::from_value(v)?))?;
+    let bearer = format!("Authorization: Bearer {}\r\n", created.token);
+    let reminders = json!({"email": email, "language": "en"});
+    let path = evr_protocol::reminders_path(&created.code);
+    let set = passkey::request_with(addr, "PUT", &path, Some(&reminders), Some(&session), &bearer).await?;
+    ensure!(
+        set.status == 202 && set.body.contains("already_confirmed"),
+        "{} {}",
+        set.status,
+        set.body
+    );
+    let shown = passkey::request_with(addr, "GET", &path, None, None, &bearer).await?;
+    ensure!(shown.body.contains(r#""confirmed":true"#), "{}", shown.body);
+    ensure!(mails_to(&email)?.len() == 1, "no confirmation mail for the reminders");
+
     // now a sign-in link comes, and signs a device in once
     let asked = passkey::request(addr, "POST", "/api/account/sign-in/email", Some(&sign_in), None).await?;
     ensure!(asked.status == 202, "{} {}", asked.status, asked.body);
