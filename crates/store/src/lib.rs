@@ -12,6 +12,7 @@
 mod accounts;
 mod columns;
 mod deadlines;
+mod friends;
 mod group_commit;
 mod mail;
 mod postgres;
@@ -30,6 +31,10 @@ pub use self::accounts::{
     StoredAccount, StoredCeremony, StoredPasskey, StoredSession,
 };
 pub use self::deadlines::{Deadlines, DueDecision, ReminderKind, StoredDeadlines, StoredReminder, Wake};
+pub use self::friends::{
+    CHALLENGE_TTL_MS, ChallengeCreated, ChallengesFrom, FriendLink, FriendRequested, FriendStore, LinkState,
+    StoredChallenge,
+};
 pub use self::secret::GameSecret;
 
 pub use self::mail::{
@@ -304,6 +309,12 @@ pub trait Store: Send + Sync + 'static {
     /// The accounts (`accounts.rs`), kept beside the rooms; `None` in a store without them
     /// (tests' stores).
     fn accounts(&self) -> Option<&dyn AccountStore> {
+        None
+    }
+
+    /// Friends and challenges between accounts (`friends.rs`), kept beside the accounts; `None`
+    /// in a store without them (tests' stores).
+    fn friends(&self) -> Option<&dyn FriendStore> {
         None
     }
 }

@@ -95,19 +95,19 @@ const CEREMONY: &str = "id_hash, kind, account_id, username, state, expires_at";
 const SEATS: &str = "SELECT room_code, seat, added_at FROM account_seats WHERE account_id = $1
                      ORDER BY added_at DESC, room_code DESC, seat DESC";
 
-fn read_error(e: tokio_postgres::Error) -> StoreError {
+pub(super) fn read_error(e: tokio_postgres::Error) -> StoreError {
     StoreError::Read(describe(&e))
 }
 
-fn write_error(e: tokio_postgres::Error) -> StoreError {
+pub(super) fn write_error(e: tokio_postgres::Error) -> StoreError {
     StoreError::Write(describe(&e))
 }
 
-fn get<'a, T: tokio_postgres::types::FromSql<'a>>(row: &'a Row, i: usize) -> Result<T, StoreError> {
+pub(super) fn get<'a, T: tokio_postgres::types::FromSql<'a>>(row: &'a Row, i: usize) -> Result<T, StoreError> {
     row.try_get(i).map_err(read_error)
 }
 
-fn id_at(row: &Row, i: usize) -> Result<AccountId, StoreError> {
+pub(super) fn id_at(row: &Row, i: usize) -> Result<AccountId, StoreError> {
     account_id_from_column(&get::<Vec<u8>>(row, i)?)
 }
 
@@ -165,12 +165,12 @@ fn seat_row(r: &Row) -> Result<AccountSeat, StoreError> {
 }
 
 /// A statement's rows, decoded by the caller once it answered.
-type Rows = Vec<Row>;
+pub(super) type Rows = Vec<Row>;
 
 impl PostgresStore {
     /// Runs `work` in one transaction on the accounts' connection (made when first needed, and
     /// again after it was lost or a transaction went unanswered), committed by `work` itself.
-    fn account_tx<T: Send + 'static>(
+    pub(super) fn account_tx<T: Send + 'static>(
         &self,
         work: impl for<'a> FnOnce(Transaction<'a>) -> BoxFuture<'a, Result<T, tokio_postgres::Error>> + Send + 'static,
     ) -> Result<T, StoreError> {
@@ -200,7 +200,7 @@ impl PostgresStore {
     }
 
     /// One statement on the reading connection: its rows.
-    fn account_statement(
+    pub(super) fn account_statement(
         &self,
         sql: String,
         params: Vec<Param>,
@@ -220,7 +220,7 @@ impl PostgresStore {
 }
 
 /// A statement's parameter, owned (it travels to the store's runtime).
-enum Param {
+pub(super) enum Param {
     Bytes(Vec<u8>),
     Text(String),
     Int(i64),
@@ -238,11 +238,11 @@ impl Param {
     }
 }
 
-fn bytes(b: &[u8]) -> Param {
+pub(super) fn bytes(b: &[u8]) -> Param {
     Param::Bytes(b.to_vec())
 }
 
-fn text(t: &str) -> Param {
+pub(super) fn text(t: &str) -> Param {
     Param::Text(t.to_string())
 }
 

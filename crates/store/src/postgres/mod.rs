@@ -24,6 +24,7 @@ use crate::{Epoch, Store, StoreError, StoredDeadlines, StoredGame, StoredRoom, W
 
 mod accounts;
 mod deadlines;
+mod friends;
 pub(crate) mod mail;
 mod reads;
 mod schema;
@@ -280,6 +281,10 @@ impl Store for PostgresStore {
     }
 
     fn accounts(&self) -> Option<&dyn crate::AccountStore> {
+        Some(self)
+    }
+
+    fn friends(&self) -> Option<&dyn crate::FriendStore> {
         Some(self)
     }
 

@@ -10,7 +10,8 @@ use crate::StoreError;
 /// Each version's statements, in order: version N is `MIGRATIONS[N - 1]`. Version 1: SQLite's
 /// version 7; version 2: seats (SQLite's version 8: join codes, names, devices, transfer links);
 /// version 3: correspondence deadlines (SQLite's version 9); version 4: mail addresses (SQLite's
-/// version 10); version 5: accounts (SQLite's version 11).
+/// version 10); version 5: accounts (SQLite's version 11); version 6: friends and challenges
+/// (SQLite's version 12).
 const MIGRATIONS: &[&str] = &[
     "
 CREATE TABLE rooms (
@@ -85,6 +86,8 @@ CREATE TABLE seat_transfers (
     super::mail::MAIL_SCHEMA,
     // version 5: accounts (SQLite's version 11, `postgres/accounts.rs`)
     super::accounts::ACCOUNTS_SCHEMA,
+    // version 6: friends and challenges (SQLite's version 12, `postgres/friends.rs`)
+    super::friends::FRIENDS_SCHEMA,
 ];
 
 /// The schema version this server writes.

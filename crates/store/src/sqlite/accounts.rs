@@ -84,17 +84,17 @@ const PASSKEY: &str = "credential_id, account_id, passkey, label, created_at, la
 const SESSION: &str = "id_hash, account_id, label, created_at, last_seen_at, expires_at";
 const CEREMONY: &str = "id_hash, kind, account_id, username, state, expires_at";
 
-fn read_error(e: rusqlite::Error) -> StoreError {
+pub(super) fn read_error(e: rusqlite::Error) -> StoreError {
     StoreError::Read(e.to_string())
 }
 
-fn write_error(e: rusqlite::Error) -> StoreError {
+pub(super) fn write_error(e: rusqlite::Error) -> StoreError {
     StoreError::Write(e.to_string())
 }
 
 /// A row's account id, or the decoding error (as a rusqlite error, so that it travels out of a
 /// query; turned back into [`StoreError::Corrupt`] by [`corrupt`]).
-fn id_at(r: &Row<'_>, i: usize) -> rusqlite::Result<AccountId> {
+pub(super) fn id_at(r: &Row<'_>, i: usize) -> rusqlite::Result<AccountId> {
     let bytes: Vec<u8> = r.get(i)?;
     account_id_from_column(&bytes).map_err(|e| {
         rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Blob, Box::new(Corrupt(e.to_string())))
@@ -195,7 +195,7 @@ fn seats_of(conn: &Connection, account: &AccountId) -> rusqlite::Result<Vec<(Str
 impl SqliteStore {
     /// Runs `f` in one immediate transaction on the writing connection (between two group
     /// commits), committed if it returns `Ok` and rolled back otherwise.
-    fn account_write<T>(
+    pub(super) fn account_write<T>(
         &self,
         f: impl FnOnce(&rusqlite::Transaction<'_>) -> rusqlite::Result<T>,
     ) -> Result<T, StoreError> {
@@ -209,7 +209,7 @@ impl SqliteStore {
             .map_err(corrupt(write_error))
     }
 
-    fn account_read<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T, StoreError> {
+    pub(super) fn account_read<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T, StoreError> {
         let conn = self.reader.lock().map_err(|_| StoreError::Closed)?;
         f(&conn).map_err(corrupt(read_error))
     }

@@ -23,6 +23,7 @@ mod accounts;
 pub(crate) mod backup;
 mod checkpoint;
 mod deadlines;
+mod friends;
 pub(crate) mod mail;
 mod reads;
 mod schema;
@@ -155,6 +156,10 @@ impl Store for SqliteStore {
     }
 
     fn accounts(&self) -> Option<&dyn crate::AccountStore> {
+        Some(self)
+    }
+
+    fn friends(&self) -> Option<&dyn crate::FriendStore> {
         Some(self)
     }
 }

@@ -116,8 +116,13 @@ const MAIL: &str = super::mail::MAIL_SCHEMA;
 /// address, sign-in links and the log of sign-in mails the limit counts (`sqlite/accounts.rs`).
 const ACCOUNTS: &str = super::accounts::ACCOUNTS_SCHEMA;
 
+/// Version 12: friends and challenges (`friends.rs`): the links between accounts (friends,
+/// requests, blocks), who may challenge an account, and the challenges (open, or accepted with
+/// the room they made) (`sqlite/friends.rs`).
+const FRIENDS: &str = super::friends::FRIENDS_SCHEMA;
+
 /// Every version's statements, in order: version N is `STEPS[N - 1]`.
-const STEPS: [&str; 11] = [
+const STEPS: [&str; 12] = [
     SCHEMA,
     SEED_KEYS,
     REVEAL,
@@ -129,6 +134,7 @@ const STEPS: [&str; 11] = [
     DEADLINES,
     MAIL,
     ACCOUNTS,
+    FRIENDS,
 ];
 
 /// The schema version (SQLite's `user_version`) this store writes.

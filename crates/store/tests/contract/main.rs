@@ -10,6 +10,7 @@
 mod accounts;
 mod core;
 mod deadlines;
+mod friends;
 mod mail;
 mod seats;
 mod support;
