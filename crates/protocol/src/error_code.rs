@@ -155,6 +155,22 @@ protocol_errors! {
     SeatNotKept = "seat_not_kept", status 403, fatal false;
     /// The username typed to confirm deleting the account is not the account's.
     ConfirmationMismatch = "confirmation_mismatch", status 400, fatal false;
+    /// No account has this username (or it is the asking account's own).
+    PlayerNotFound = "player_not_found", status 404, fatal false;
+    /// Only friends may do this (challenge, see the record between them).
+    NotFriends = "not_friends", status 403, fatal false;
+    /// The player takes no challenges.
+    ChallengesClosed = "challenges_closed", status 403, fatal false;
+    /// Too many open challenges sent (20).
+    TooManyChallenges = "too_many_challenges", status 429, fatal false;
+    /// Too many friends and friend requests sent (200).
+    TooManyFriends = "too_many_friends", status 409, fatal false;
+    /// You blocked this player: unblock them first.
+    PlayerBlocked = "player_blocked", status 409, fatal false;
+    /// No open challenge with this id for you: it was answered, withdrawn or accepted already, or it expired.
+    ChallengeNotFound = "challenge_not_found", status 404, fatal false;
+    /// No friend request from this player to answer.
+    NoFriendRequest = "no_friend_request", status 404, fatal false;
     /// The server could not store or load; nothing changed.
     StorageFailed = "storage_failed", status 500, fatal false;
     /// The server is shutting down, or the room moved to another server (several servers sharing

@@ -8,13 +8,14 @@ use std::path::Path;
 use ts_rs::{Config, TS};
 
 use crate::{
-    AccountDetails, AccountExport, AccountRooms, ApiErrorBody, CeremonyFinish, CeremonyStart, ClientMsg, CreateRoom,
-    CreatedRoom, DeleteAccount, EmailSignIn, ErrorCode, GameArchive, JOIN_CODE_DIGITS, JoinRequest, JoinedRoom,
-    KeepSeats, KeptSeats, LinkSecret, MAX_ACTION_ID_LEN, MAX_FRAME_BYTES, MAX_NAME_CHARS, MAX_SEATS_KEPT_AT_ONCE,
-    MAX_USERNAME_CHARS, MIN_USERNAME_CHARS, MailStatus, NewInvite, PROTOCOL_VERSION, RegisterBegin, ReminderSettings,
-    RemindersSet, ReplayEyes, ReplaySteps, RoomOptions, RoomStatus, SIGN_IN_LINK_SECS, SeatDevices, SeatSummary,
-    SeatTransfer, ServerMsg, SessionState, SetAccountEmail, SetReminders, SignedOut, SignedOutSessions,
-    TRANSFER_LINK_SECS, TakeSeat,
+    AccountDetails, AccountExport, AccountRooms, AddFriend, ApiErrorBody, CeremonyFinish, CeremonyStart,
+    ChallengeAccepted, ChallengeList, ChallengeSettings, ClientMsg, CreateRoom, CreatedRoom, DeleteAccount,
+    EmailSignIn, ErrorCode, FriendAdded, FriendList, FriendName, GameArchive, HeadToHead, JOIN_CODE_DIGITS,
+    JoinRequest, JoinedRoom, KeepSeats, KeptSeats, LinkSecret, MAX_ACTION_ID_LEN, MAX_FRAME_BYTES, MAX_NAME_CHARS,
+    MAX_SEATS_KEPT_AT_ONCE, MAX_USERNAME_CHARS, MIN_USERNAME_CHARS, MailStatus, NewChallenge, NewInvite,
+    PROTOCOL_VERSION, RegisterBegin, ReminderSettings, RemindersSet, ReplayEyes, ReplaySteps, RoomOptions, RoomStatus,
+    SIGN_IN_LINK_SECS, SeatDevices, SeatSummary, SeatTransfer, ServerMsg, SessionState, SetAccountEmail, SetReminders,
+    SignedOut, SignedOutSessions, TRANSFER_LINK_SECS, TakeSeat,
 };
 
 const NOTE: &str =
@@ -60,6 +61,15 @@ pub fn export(dir: &Path) -> Result<(), String> {
     AccountRooms::export_all(&cfg).map_err(e)?;
     DeleteAccount::export_all(&cfg).map_err(e)?;
     AccountExport::export_all(&cfg).map_err(e)?;
+    AddFriend::export_all(&cfg).map_err(e)?;
+    FriendAdded::export_all(&cfg).map_err(e)?;
+    FriendName::export_all(&cfg).map_err(e)?;
+    FriendList::export_all(&cfg).map_err(e)?;
+    NewChallenge::export_all(&cfg).map_err(e)?;
+    ChallengeList::export_all(&cfg).map_err(e)?;
+    ChallengeSettings::export_all(&cfg).map_err(e)?;
+    ChallengeAccepted::export_all(&cfg).map_err(e)?;
+    HeadToHead::export_all(&cfg).map_err(e)?;
     for (name, text) in [("errorCodes.ts", error_table()), ("constants.ts", constants())] {
         std::fs::write(dir.join(name), text).map_err(|e| format!("{name}: {e}"))?;
     }
