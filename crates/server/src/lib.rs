@@ -14,6 +14,7 @@ pub mod config;
 mod deadlines;
 mod defences;
 pub mod fairness;
+mod friends;
 mod http;
 mod listen;
 pub mod mail;
@@ -195,6 +196,7 @@ async fn serve_with(
     tokio::spawn(deadlines::sweep(app.clone()));
     tokio::spawn(mail::sweep_periodically(store.clone(), app.shutdown.clone()));
     tokio::spawn(accounts::purge_periodically(store.clone(), app.shutdown.clone()));
+    tokio::spawn(friends::purge_periodically(store.clone(), app.shutdown.clone()));
     if store.is_shared() {
         // other servers may claim our rooms: let go of those they take
         tokio::spawn(room::ownership::watch(room::ownership::Watch {
@@ -229,6 +231,7 @@ async fn serve_with(
             get(accounts::account_seat_summary).post(accounts::seat_on_this_device),
         )
         .merge(accounts::routes())
+        .merge(friends::routes())
         .merge(
             Router::new()
                 .route("/api/rooms/{code}/games", get(replay::archive))

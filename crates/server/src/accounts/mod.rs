@@ -14,8 +14,8 @@ mod email_texts;
 mod label;
 mod passkeys;
 mod seats;
-mod session;
-mod username;
+pub(crate) mod session;
+pub(crate) mod username;
 
 use std::net::IpAddr;
 use std::num::NonZeroU32;
@@ -105,7 +105,7 @@ pub fn routes() -> Router<Arc<App>> {
 
 /// The accounts and their store, or `accounts_disabled`; counts the request against the client's
 /// limit (`rate_limited`).
-fn offered(app: &App, client: IpAddr) -> Result<(&Accounts, &dyn AccountStore), ApiError> {
+pub(crate) fn offered(app: &App, client: IpAddr) -> Result<(&Accounts, &dyn AccountStore), ApiError> {
     let disabled = || ApiError::new(ErrorCode::AccountsDisabled, "this server offers no accounts");
     let accounts = app.accounts.as_deref().ok_or_else(disabled)?;
     let store = app.store.accounts().ok_or_else(disabled)?;
@@ -120,7 +120,7 @@ fn offered(app: &App, client: IpAddr) -> Result<(&Accounts, &dyn AccountStore), 
 
 /// Runs `work` on the accounts' store off the async threads; a store failure is `storage_failed`
 /// (logged).
-async fn blocking<T: Send + 'static>(
+pub(crate) async fn blocking<T: Send + 'static>(
     app: &App,
     what: &'static str,
     work: impl FnOnce(&dyn AccountStore) -> Result<T, evr_store::StoreError> + Send + 'static,
@@ -129,7 +129,7 @@ async fn blocking<T: Send + 'static>(
 }
 
 /// [`blocking`], with the rooms' store too.
-async fn with_rooms<T: Send + 'static>(
+pub(crate) async fn with_rooms<T: Send + 'static>(
     app: &App,
     what: &'static str,
     work: impl FnOnce(&dyn Store, &dyn AccountStore) -> Result<T, evr_store::StoreError> + Send + 'static,
@@ -148,7 +148,7 @@ async fn with_rooms<T: Send + 'static>(
 }
 
 /// Milliseconds since 1970.
-fn now_ms() -> i64 {
+pub(crate) fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))

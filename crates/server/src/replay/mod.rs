@@ -34,6 +34,7 @@ use flate2::write::GzEncoder;
 use serde::Serialize;
 
 pub use self::archive::archive;
+pub(crate) use self::archive::summary as game_summary;
 pub use self::file::replay;
 pub(crate) use self::record::seat_record;
 pub use self::seat::seat_summary;

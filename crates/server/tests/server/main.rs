@@ -17,6 +17,7 @@ mod defences;
 mod devices;
 mod drain;
 mod durability;
+mod friends;
 mod front_door;
 mod games;
 mod hidden_info;
