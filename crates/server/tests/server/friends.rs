@@ -435,3 +435,57 @@ async fn the_record_between_friends_counts_a_finished_game_by_side() -> Result<(
     assert_eq!((nobody.status, code_of(&nobody)), (400, "bad_message".into()));
     server.stop().await
 }
+
+#[tokio::test]
+async fn a_page_of_another_site_changes_no_friend_nor_challenge() -> Result<()> {
+    let server = support::start("friends-origin").await?;
+    let addr = server.addr;
+    let (_, bodhi) = passkey::register(addr, "Bodhi").await?;
+    let (_, cassian) = passkey::register(addr, "Cassian").await?;
+    befriend(addr, &bodhi, "Bodhi", &cassian, "Cassian").await?;
+    let made = post(
+        addr,
+        "/api/account/challenges",
+        json!({"username": "Cassian", "side": "rebel", "rated": false, "spectators": "off"}),
+        &bodhi,
+    )
+    .await?
+    .json()?;
+    let id = made["id"].as_str().context("an id")?;
+    let (friends_before, challenges_before) = (
+        get(addr, "/api/account/friends", &cassian).await?,
+        get(addr, "/api/account/challenges", &cassian).await?,
+    );
+    let evil = "Origin: https://evil.example\r\n";
+    let name = json!({"username": "Bodhi"});
+    let routes: Vec<(&str, String, Option<Value>)> = vec![
+        (
+            "POST",
+            "/api/account/friends".into(),
+            Some(json!({"username": "Bodhi"})),
+        ),
+        ("POST", "/api/account/friends/remove".into(), Some(name.clone())),
+        ("POST", "/api/account/friends/block".into(), Some(name.clone())),
+        (
+            "POST",
+            "/api/account/challenges/settings".into(),
+            Some(json!({"who_may_challenge": "nobody"})),
+        ),
+        ("POST", format!("/api/account/challenges/{id}/accept"), Some(json!({}))),
+        ("POST", format!("/api/account/challenges/{id}/decline"), Some(json!({}))),
+    ];
+    for (method, path, body) in &routes {
+        let a = passkey::request_with(addr, method, path, body.as_ref(), Some(&cassian), evil).await?;
+        assert_eq!(
+            (a.status, code_of(&a)),
+            (403, "origin_not_allowed".into()),
+            "{method} {path}"
+        );
+    }
+    let withdraw = format!("/api/account/challenges/{id}");
+    let a = passkey::request_with(addr, "DELETE", &withdraw, None, Some(&bodhi), evil).await?;
+    assert_eq!((a.status, code_of(&a)), (403, "origin_not_allowed".into()));
+    assert_eq!(get(addr, "/api/account/friends", &cassian).await?, friends_before);
+    assert_eq!(get(addr, "/api/account/challenges", &cassian).await?, challenges_before);
+    server.stop().await
+}
