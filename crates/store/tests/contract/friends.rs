@@ -344,3 +344,85 @@ async fn a_challenge_accepted_from_several_threads_at_once_is_accepted_once() ->
     }
     Ok(())
 }
+
+/// Two nodes on one PostgreSQL (SQLite is one node's, and one PostgreSQL store runs its
+/// transactions one at a time): requests crossing on both nodes at once make one friendship, and
+/// a challenge accepted on both at once is accepted once, its challenger's limit exact.
+#[tokio::test]
+async fn two_nodes_on_one_postgres_make_one_friendship_and_accept_once() -> Result<()> {
+    let url = match std::env::var("EVR_TEST_POSTGRES") {
+        Ok(url) if !url.is_empty() => url,
+        _ => {
+            eprintln!("EVR_TEST_POSTGRES is not set: two PostgreSQL nodes are not tested here");
+            return Ok(());
+        }
+    };
+    let database = "contract_friends_nodes";
+    let first = crate::support::postgres::fresh_store(&url, database).await?;
+    let second = crate::support::postgres::same_database(&url, database).await?;
+    accounts(evr_store::Store::accounts(&first).context("accounts")?, 20)?;
+    let nodes = [friends(&first)?, friends(&second)?];
+    for round in 0..5u8 {
+        let (a, b) = (id(1 + 2 * round), id(2 + 2 * round));
+        let crossed = std::thread::scope(|s| {
+            let tries: Vec<_> = (0..2usize)
+                .map(|i| {
+                    let node = nodes[i];
+                    s.spawn(move || {
+                        let (from, to) = if i == 0 { (a, b) } else { (b, a) };
+                        node.request_friend(&from, &to, NOW, 10)
+                    })
+                })
+                .collect();
+            tries
+                .into_iter()
+                .map(|t| t.join().expect("a thread"))
+                .collect::<Result<Vec<_>, _>>()
+        })?;
+        ensure!(
+            nodes[0].are_friends(&a, &b)? && nodes[1].are_friends(&b, &a)?,
+            "round {round}: {crossed:?}"
+        );
+        // four challenges at once under a limit of two: two stored
+        let created = std::thread::scope(|s| {
+            let tries: Vec<_> = (0..4u8)
+                .map(|i| {
+                    let node = nodes[usize::from(i % 2)];
+                    s.spawn(move || {
+                        let mut c = challenge(10 * round + i, 1 + 2 * round, 2 + 2 * round, NOW);
+                        c.id = format!("r{round}-{i}");
+                        node.create_challenge(&c, NOW, 2)
+                    })
+                })
+                .collect();
+            tries
+                .into_iter()
+                .map(|t| t.join().expect("a thread"))
+                .collect::<Result<Vec<_>, _>>()
+        })?;
+        let stored = created.iter().filter(|c| **c == ChallengeCreated::Created).count();
+        ensure!(
+            stored == 2,
+            "round {round}: {stored} of 4 created under a limit of 2: {created:?}"
+        );
+        let open = nodes[0].open_challenges(&b, NOW, 50)?;
+        let id_text = open.first().context("a challenge")?.id.clone();
+        let taken = std::thread::scope(|s| {
+            let tries: Vec<_> = (0..4usize)
+                .map(|i| {
+                    let (node, id_text) = (nodes[i % 2], id_text.clone());
+                    s.spawn(move || node.accept_challenge(&id_text, &b, &format!("ROOM{i}"), NOW))
+                })
+                .collect();
+            tries
+                .into_iter()
+                .map(|t| t.join().expect("a thread"))
+                .collect::<Result<Vec<_>, _>>()
+        })?;
+        let accepted = taken.iter().filter(|t| t.is_some()).count();
+        ensure!(accepted == 1, "round {round}: {accepted} accepted");
+    }
+    evr_store::Store::close(&first);
+    evr_store::Store::close(&second);
+    Ok(())
+}
