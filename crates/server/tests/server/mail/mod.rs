@@ -3,10 +3,12 @@
 //! link (a button, not the `GET`) confirms; nothing reaches an unconfirmed address; a reminder
 //! arrives in its player's language naming the opponent and the room, with the room's link and
 //! nothing of the game; an unsubscribe link stops the mail; the limits refuse a flood and send
-//! nothing beyond them; an address goes 7 days after its game ended. Reminders are handed to the
+//! nothing beyond them; an address goes 7 days after its game ended. A challenge to a confirmed address is
+//! mailed once per challenger (`friends.rs`). Reminders are handed to the
 //! notifier directly (the room's schedule is tested with the clocks).
 
 mod accounts;
+mod friends;
 mod sink;
 mod spellings;
 
