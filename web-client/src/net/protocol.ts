@@ -20,7 +20,14 @@ export type { ClientMsg } from "../../../proto/ts/ClientMsg";
 export type { ClockView } from "../../../proto/ts/ClockView";
 export type { CreatedRoom } from "../../../proto/ts/CreatedRoom";
 export type { CreateRoom } from "../../../proto/ts/CreateRoom";
-export { JOIN_CODE_DIGITS, MAX_NAME_CHARS, PROTOCOL_VERSION } from "../../../proto/ts/constants";
+export {
+  JOIN_CODE_DIGITS,
+  MAX_NAME_CHARS,
+  MAX_SEATS_KEPT_AT_ONCE,
+  MAX_USERNAME_CHARS,
+  MIN_USERNAME_CHARS,
+  PROTOCOL_VERSION,
+} from "../../../proto/ts/constants";
 export type { ErrorCode } from "../../../proto/ts/ErrorCode";
 export type { EventCard } from "../../../proto/ts/EventCard";
 export type { EventEffect } from "../../../proto/ts/EventEffect";
@@ -35,6 +42,7 @@ export type { JoinedRoom } from "../../../proto/ts/JoinedRoom";
 export type { JoinRequest } from "../../../proto/ts/JoinRequest";
 export type { KeptSeats } from "../../../proto/ts/KeptSeats";
 export type { LogEntry } from "../../../proto/ts/LogEntry";
+export type { MailLanguage } from "../../../proto/ts/MailLanguage";
 export type { MailStatus } from "../../../proto/ts/MailStatus";
 export type { Mode } from "../../../proto/ts/Mode";
 export type { Modifier } from "../../../proto/ts/Modifier";
