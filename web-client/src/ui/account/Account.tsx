@@ -41,6 +41,11 @@ function askSession(): Promise<void> {
 }
 /** What the last sign-in did with this device's seats, shown on the account page. */
 const keptNote = signal<string | null>(null);
+/** Forgets the answer: the next screen asks again. */
+export function askAgain(): void {
+  asking = null;
+  session.value = undefined;
+}
 const signedIn = (username: string | null) => {
   const s = session.value;
   if (s) session.value = { ...s, account: username === null ? null : { username } };
