@@ -404,7 +404,8 @@ describe("the account's screens", () => {
     act(() => render(<Slot at="page" sub="" />, root()));
     await until(() => root().querySelector("#account-username") !== null);
     const input = root().querySelector<HTMLInputElement>("#account-username")!;
-    expect(input.getAttribute("autocomplete")).toBe("username webauthn");
+    // passkey autofill in the sign-in field
+    expect(root().querySelector("#account-sign-in-name")!.getAttribute("autocomplete")).toBe("username webauthn");
     // too short: said here, nothing asked
     act(() => {
       input.value = "A";

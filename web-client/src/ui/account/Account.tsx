@@ -39,7 +39,8 @@ function askSession(): Promise<void> {
   );
   return asking;
 }
-/** What the last sign-in did with this device's seats, shown on the account page. */
+/** What the last sign-in did with this device's seats, or why this device is signed out now: shown
+ *  on the account page. */
 const keptNote = signal<string | null>(null);
 /** Forgets the answer: the next screen asks again. */
 export function askAgain(): void {
@@ -224,6 +225,13 @@ export async function listAccountRooms(text: AccountText): Promise<void> {
 
 /** The account page: register or sign in; signed in, the account. */
 function AccountPage({ text, s }: { text: AccountText | null; s: SessionState | null }) {
+  // the page's notes are for this visit
+  useEffect(
+    () => () => {
+      keptNote.value = null;
+    },
+    [],
+  );
   if (!text) return null;
   if (!s?.passkey_rp_id) {
     return <p>{text.errors.accounts_disabled}</p>;
@@ -292,6 +300,7 @@ function SignedOut({ text, s }: { text: AccountText; s: SessionState }) {
   };
   return (
     <>
+      {keptNote.value && <p role="status">{keptNote.value}</p>}
       <p>{text.explain}</p>
       {!hasPasskeys() && <p class="notice">{text.noPasskeys}</p>}
       <form class="panel" onSubmit={create} aria-labelledby="register-h">
@@ -303,7 +312,7 @@ function SignedOut({ text, s }: { text: AccountText; s: SessionState }) {
             name="username"
             value={username}
             maxLength={MAX_USERNAME_CHARS * 2}
-            autoComplete="username webauthn"
+            autoComplete="username"
             autoCapitalize="off"
             spellcheck={false}
             aria-describedby="account-username-hint"
@@ -320,11 +329,20 @@ function SignedOut({ text, s }: { text: AccountText; s: SessionState }) {
       </form>
       <section class="panel" aria-labelledby="sign-in-h">
         <h2 id="sign-in-h">{text.signInTitle}</h2>
+        {/* the browser's passkey autofill offers this site's passkeys in this field */}
         <p>
-          <button type="button" disabled={enter.busy || !hasPasskeys()} onClick={modal}>
-            {enter.busy ? text.waiting : text.signInPasskey}
-          </button>
+          <label for="account-sign-in-name">{text.username}</label>
+          <input
+            id="account-sign-in-name"
+            name="username"
+            autoComplete="username webauthn"
+            autoCapitalize="off"
+            spellcheck={false}
+          />
         </p>
+        <button type="button" disabled={enter.busy || !hasPasskeys()} onClick={modal}>
+          {enter.busy ? text.waiting : text.signInPasskey}
+        </button>
         <Failure error={enter.error} />
         {s.email_sign_in && <EmailLink text={text} />}
       </section>
@@ -423,7 +441,16 @@ function SignedIn({ text }: { text: AccountText }) {
   const step = useStep(text);
   const load = () => api.details().then(setAccount);
   useEffect(() => {
-    void step.run(load);
+    void step.run(() =>
+      load().catch((err: unknown) => {
+        // signed out from another device (or the session ended): this page offers signing in again
+        if (err instanceof AccountError && err.code === "not_signed_in") {
+          keptNote.value = text.errors.not_signed_in;
+          signedIn(null);
+        }
+        throw err;
+      }),
+    );
   }, []);
   /** A change, then the account as it is now. */
   const change = (what: () => Promise<string | null>) =>
