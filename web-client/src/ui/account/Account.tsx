@@ -15,7 +15,7 @@ import { accountRooms } from "../../state/rooms";
 import { navigate, route } from "../router";
 import { tokens } from "../services";
 import { LanguagePicker } from "../widgets";
-import { addPasskey, keepDeviceSeats, register, signIn, takeAccountSeat } from "./flows";
+import { addPasskey, type KeptCount, keepDeviceSeats, register, signIn, takeAccountSeat } from "./flows";
 import { type Authenticator, browserAuthenticator, hasPasskeys } from "./webauthn";
 
 const api = new AccountApi();
@@ -264,8 +264,9 @@ function SignedOut({ text, s }: { text: AccountText; s: SessionState }) {
     autofill.current?.abort();
     autofill.current = null;
   };
-  const done = (r: { username: string; kept: { kept: number } }) => {
-    keptNote.value = text.kept(r.kept.kept);
+  const done = (r: { username: string; kept: KeptCount }) => {
+    // (a device without seats has nothing to say)
+    keptNote.value = r.kept.kept + r.kept.other > 0 ? text.kept(r.kept.kept) : null;
     signedIn(r.username);
   };
   useEffect(() => {
