@@ -275,6 +275,7 @@ test("a game kept by an account: a passkey, a second device, signing out, the da
     await A.page.waitForSelector(".account-entry");
     assert.match(await A.page.textContent(".account-entry"), /Keep your games: create an account with a passkey/);
     await axe(A.page, "landing with the account entry", ".account-entry");
+    await shot(A.page, "00-landing");
     await A.page.click(".f-opponent .opt-easy");
     await A.page.click("form.create button.primary[type=submit]");
     await A.page.waitForURL(/\/r\/[0-9A-Z]+$/);
@@ -308,12 +309,14 @@ test("a game kept by an account: a passkey, a second device, signing out, the da
     await B.page.goto(`${base}/#/account`);
     // (the virtual authenticator may answer the page's passkey autofill at once; else the button)
     await B.page.waitForSelector("#account-sign-in-name, #passkeys-h");
-    if (!(await B.page.$("#passkeys-h"))) {
-      await B.page.click("#sign-in-h ~ button").catch(() => {});
-    }
+    const autofilled = await B.page.waitForSelector("#passkeys-h", { timeout: 3000 }).then(
+      () => true,
+      () => false,
+    );
+    if (!autofilled) await B.page.click("#sign-in-h ~ button");
     await B.page.waitForSelector("#passkeys-h", { timeout: 20_000 });
+    log(`the second device signed in (${autofilled ? "passkey autofill" : "the button"})`);
     assert.equal((await session(B)).account?.username, USERNAME);
-    log("the second device signed in with the passkey");
 
     // -- B's list shows the game; opening it takes a token of B's own, and B moves in it
     await B.page.goto(`${base}/`);
@@ -321,6 +324,7 @@ test("a game kept by an account: a passkey, a second device, signing out, the da
     await row.first().waitFor({ timeout: 20_000 });
     assert.equal(await B.page.locator(".room-row").count(), 1, "the account's one room, listed once");
     await axe(B.page, "landing signed in with the account's room", ".account-entry");
+    await shot(B.page, "03-phone-landing-signed-in");
     await Promise.all([B.page.waitForURL(new RegExp(`/r/${code}$`)), B.page.click(".room-row .room-link")]);
     assert.ok(await B.page.evaluate((c) => localStorage.getItem(`evr.token.${c}`), code), "the second device keeps a token of its own");
     const moved = await decide(B);
@@ -365,6 +369,7 @@ test("a game kept by an account: a passkey, a second device, signing out, the da
     assert.ok(await B.page.evaluate((c) => localStorage.getItem(`evr.token.${c}`), code));
     log("the account was deleted; the second device is signed out");
 
+    log(`${AXE.length} axe checks`);
     assert.deepEqual(AXE.filter((a) => a.bad.length), [], "axe: no serious or critical violations");
     assert.deepEqual(OVERFLOW, [], "no horizontal overflow");
     assert.deepEqual(errors, [], "no page errors");

@@ -138,14 +138,13 @@ function Entry({ text, s }: { text: AccountText; s: SessionState }) {
   }, [username]);
   return (
     <section class="panel account-entry" aria-labelledby="account-h">
-      <h2 id="account-h">{username ? text.yourAccount : text.keep}</h2>
+      <h2 id="account-h">{username ? text.signedInAs(username) : text.keep}</h2>
       {there ? (
         <p class="small">
           {text.otherHost(s.passkey_rp_id!)} <a href={there}>{text.openThere}</a>
         </p>
       ) : username ? (
         <p class="row">
-          <span>{text.signedInAs(username)}</span>
           <a class="button" href="/#/account">
             {text.yourAccount}
           </a>
@@ -245,7 +244,7 @@ function AccountPage({ text, s }: { text: AccountText | null; s: SessionState | 
           {text.otherHost(s.passkey_rp_id)} <a href={there}>{text.openThere}</a>
         </p>
       ) : s.account ? (
-        <SignedIn text={text} />
+        <SignedIn text={text} mail={s.email_sign_in} />
       ) : (
         <SignedOut text={text} s={s} />
       )}
@@ -435,7 +434,7 @@ export function LinkPage({ text, kind, secret }: { text: AccountText; kind: "sig
   );
 }
 
-function SignedIn({ text }: { text: AccountText }) {
+function SignedIn({ text, mail }: { text: AccountText; mail: boolean }) {
   const [account, setAccount] = useState<AccountDetails | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const [asking, setAsking] = useState(false);
@@ -553,7 +552,8 @@ function SignedIn({ text }: { text: AccountText }) {
           </button>
         </p>
       </section>
-      <AccountEmail text={text} account={account} onSaved={() => void change(async () => text.emailSaved)} />
+      {/* a server that sends no mail has no sign-in links */}
+      {mail && <AccountEmail text={text} account={account} onSaved={() => void change(async () => text.emailSaved)} />}
       <section class="panel" aria-labelledby="data-h">
         <h2 id="data-h">{text.download}</h2>
         <button type="button" disabled={step.busy} onClick={() => void step.run(() => download(account.username))}>
