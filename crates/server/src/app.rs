@@ -46,6 +46,8 @@ pub struct App {
     pub notifier: Arc<dyn crate::notify::Notifier>,
     /// The mail sender of the reminders' API and links (`crate::mail`); `None` without `--smtp-url`.
     pub mail: Option<Arc<crate::mail::Mailer>>,
+    /// Accounts (`crate::accounts`): `None` when the public origin's host cannot have passkeys.
+    pub accounts: Option<Arc<crate::accounts::Accounts>>,
 }
 
 impl App {
@@ -69,6 +71,7 @@ impl App {
             prometheus,
             notifier: Arc::new(crate::notify::NoNotifier),
             mail: None,
+            accounts: None,
         }
     }
 

@@ -1,6 +1,6 @@
 //! The `evr-server` command line: with flags only it serves (`Config`); `backup` and `restore`
 //! copy the embedded SQLite database out of and into a data directory (`evr_store`'s
-//! `sqlite_backup.rs` does the copying and the checks).
+//! `sqlite/backup.rs` does the copying and the checks).
 
 use std::path::PathBuf;
 

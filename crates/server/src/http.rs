@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::extract::{ConnectInfo, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use evr_protocol::{CreateRoom, CreatedRoom, ErrorCode, RoomStatus, SideChoice};
 use evr_rules::Faction;
@@ -21,6 +21,7 @@ use crate::secrets;
 pub async fn create_room(
     State(app): State<Arc<App>>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     body: ApiBody,
 ) -> Result<(StatusCode, Json<CreatedRoom>), ApiError> {
     if app.shutdown.is_cancelled() {
@@ -37,7 +38,13 @@ pub async fn create_room(
         ));
     }
     let CreateRoom { options, name } = json(&body)?;
-    let creator_name = checked_name(name)?;
+    // a signed-in player keeps the room in their account, and is called by their username unless
+    // they give another name
+    let player = crate::accounts::player(&app, &headers).await;
+    let creator_name = match checked_name(name)? {
+        Some(name) => Some(name),
+        None => player.as_ref().and_then(|p| crate::names::display_name(&p.username)),
+    };
     if let Some(control) = options.clock
         && !control.is_sane(app.config.min_clock_bank_secs)
     {
@@ -82,6 +89,9 @@ pub async fn create_room(
         .await
         .map_err(|e| ApiError::internal(ErrorCode::StorageFailed, "the room could not be stored; try again", &e))?;
     app.start_room(&code, room);
+    if let Some(player) = &player {
+        crate::accounts::keep_new_seat(&app, player, &code, evr_store::StoredSeat::Creator).await;
+    }
     let origin = app.config.public_origin.trim_end_matches('/');
     let watch_url = (options.spectators == evr_protocol::SpectatorPolicy::AnyoneWithLink)
         .then(|| format!("{origin}/r/{code}/watch"));
@@ -197,7 +207,14 @@ mod tests {
         let config = Arc::new(Config::for_tests(std::env::temp_dir().join("evr-http-tests-unused")));
         let app = Arc::new(App::new(config, store, crate::prometheus()));
         let body = ApiBody(br#"{"mode":"full","side":"rebel","spectators":"off"}"#.as_slice().into());
-        let Err(refused) = super::create_room(State(app), ConnectInfo(([127, 0, 0, 1], 9).into()), body).await else {
+        let Err(refused) = super::create_room(
+            State(app),
+            ConnectInfo(([127, 0, 0, 1], 9).into()),
+            axum::http::HeaderMap::new(),
+            body,
+        )
+        .await
+        else {
             panic!("a room was created on a store that refuses every write");
         };
         let response = refused.into_response();

@@ -4,6 +4,7 @@
 //! (`evr-rules`) and sends each connection only its own view. Start it with [`run`] on any
 //! listener (tests bind `127.0.0.1:0`).
 
+mod accounts;
 mod app;
 pub mod chat;
 mod client;
@@ -186,10 +187,14 @@ async fn serve_with(
     if let Some(path) = &config.test_event_log {
         test_events::open(path)?;
     }
+    // accounts with passkeys, for the public origin's host (else localhost on this port)
+    let port = listener.local_addr().map(|a| a.port()).unwrap_or(config.bind.port());
+    app.accounts = accounts::Accounts::new(&config.public_origin, port).map(Arc::new);
     let app = Arc::new(app);
     // correspondence deadlines and reminders due in rooms nobody holds (`deadlines.rs`)
     tokio::spawn(deadlines::sweep(app.clone()));
     tokio::spawn(mail::sweep_periodically(store.clone(), app.shutdown.clone()));
+    tokio::spawn(accounts::purge_periodically(store.clone(), app.shutdown.clone()));
     if store.is_shared() {
         // other servers may claim our rooms: let go of those they take
         tokio::spawn(room::ownership::watch(room::ownership::Watch {
@@ -219,6 +224,11 @@ async fn serve_with(
             post(seat_api::sign_out_others),
         )
         .route("/api/rooms/{code}/seat", get(replay::seat_summary))
+        .route(
+            "/api/rooms/{code}/account-seat",
+            get(accounts::account_seat_summary).post(accounts::seat_on_this_device),
+        )
+        .merge(accounts::routes())
         .merge(
             Router::new()
                 .route("/api/rooms/{code}/games", get(replay::archive))

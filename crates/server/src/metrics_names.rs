@@ -21,6 +21,12 @@ pub const WRONG_JOIN_CODES: &str = "evr_wrong_join_codes_total";
 pub const SEATS_MOVED: &str = "evr_seats_moved_total";
 /// Devices signed out of a seat by another of its devices.
 pub const SEAT_DEVICES_SIGNED_OUT: &str = "evr_seat_devices_signed_out_total";
+/// Accounts created and deleted; sign-ins by way (`by`: `passkey`, `link`); sessions ended from
+/// another device.
+pub const ACCOUNTS_CREATED: &str = "evr_accounts_created_total";
+pub const ACCOUNTS_DELETED: &str = "evr_accounts_deleted_total";
+pub const ACCOUNT_SIGN_INS: &str = "evr_account_sign_ins_total";
+pub const ACCOUNT_SESSIONS_ENDED: &str = "evr_account_sessions_ended_total";
 /// TCP connections the node holds (HTTP, and WebSockets upgraded from them), every second.
 pub const HTTP_CONNECTIONS: &str = "evr_tcp_connections";
 /// Connections answered `429` at once, by the limit they were past (`total`, `client`).

@@ -83,6 +83,7 @@ pub async fn join_room(
     State(app): State<Arc<App>>,
     ConnectInfo(addr): ConnectInfo<SocketAddr>,
     ApiPath(typed): ApiPath<String>,
+    headers: HeaderMap,
     body: ApiBody,
 ) -> Result<Json<JoinedRoom>, ApiError> {
     let request: JoinRequest = json(&body)?;
@@ -108,9 +109,18 @@ pub async fn join_room(
             ));
         }
     };
-    let name = checked_name(request.name)?;
-    let (_, answer) = ask(&app, &typed, |reply| Command::Join(Box::new(Join { by, name, reply }))).await?;
-    answer.map(joined).map_err(refused)
+    // a signed-in player keeps the seat in their account, called by their username by default
+    let player = crate::accounts::player(&app, &headers).await;
+    let name = match checked_name(request.name)? {
+        Some(name) => Some(name),
+        None => player.as_ref().and_then(|p| crate::names::display_name(&p.username)),
+    };
+    let (code, answer) = ask(&app, &typed, |reply| Command::Join(Box::new(Join { by, name, reply }))).await?;
+    let seated = answer.map_err(refused)?;
+    if let Some(player) = &player {
+        crate::accounts::keep_new_seat(&app, player, &code, evr_store::StoredSeat::Guest).await;
+    }
+    Ok(joined(seated))
 }
 
 /// `POST /api/rooms/{code}/invite` (the creator's token): a new invite link and join code.

@@ -66,3 +66,10 @@ pub(super) fn from_json<T: DeserializeOwned>(text: &str, what: impl FnOnce() -> 
         what: format!("{}: {e}", what()),
     })
 }
+
+/// An account's id (`accounts.rs`) as stored: 16 bytes.
+pub(super) fn account_id_from_column(bytes: &[u8]) -> Result<crate::AccountId, StoreError> {
+    crate::AccountId::try_from(bytes).map_err(|_| StoreError::Corrupt {
+        what: format!("an account id of {} bytes", bytes.len()),
+    })
+}

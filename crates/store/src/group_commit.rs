@@ -5,7 +5,7 @@
 //! answer cost two context switches per commit — with the server on one core, a fifth of its CPU —
 //! and the woken thread preempted the rooms, so batches held two writes on average. A commit in
 //! WAL mode with `synchronous = NORMAL` is a write into the page cache (the `fsync`s belong to the
-//! checkpointer's thread, `checkpoint.rs`), tens of microseconds for a batch: short enough to run
+//! checkpointer's thread, `sqlite/checkpoint.rs`), tens of microseconds for a batch: short enough to run
 //! between other tasks. Committing after the ready tasks ran gathers every write they queued, so
 //! the busier the server, the larger the batch.
 

@@ -10,23 +10,13 @@
 //! (factions, actions, options, results); only an implementation turns them into its own columns.
 
 mod accounts;
-mod checkpoint;
 mod columns;
 mod deadlines;
 mod group_commit;
 mod mail;
 mod postgres;
-mod postgres_deadlines;
-mod postgres_reads;
-mod postgres_schema;
-mod postgres_tls;
-mod postgres_writes;
 mod secret;
 mod sqlite;
-mod sqlite_backup;
-mod sqlite_deadlines;
-mod sqlite_reads;
-mod sqlite_schema;
 
 use std::path::PathBuf;
 
@@ -49,7 +39,7 @@ pub use self::mail::{
 
 pub use self::postgres::PostgresStore;
 pub use self::sqlite::SqliteStore;
-pub use self::sqlite_backup::{BackupError, BackupReport, SQLITE_FILE};
+pub use self::sqlite::backup::{BackupError, BackupReport, SQLITE_FILE};
 
 /// A room's ownership claim. A server that brings a room into memory claims it (`claim_room`),
 /// which raises the room's stored epoch; every later write of that server for the room carries

@@ -78,3 +78,20 @@ pub(super) fn build(
         .body(body)
         .map_err(|e| MailError::Build(e.to_string()))
 }
+
+/// A plain-text mail to `to` that answers a request of its reader (a confirmation, a sign-in
+/// link): no list headers, since no list sent it.
+pub(crate) fn transactional(mailer: &Mailer, to: &str, subject: String, body: String) -> Result<Message, MailError> {
+    let to: Mailbox = to
+        .parse()
+        .map_err(|_| MailError::Build("the address is not a mailbox".into()))?;
+    Message::builder()
+        .from(mailer.from().clone())
+        .to(to)
+        .subject(subject)
+        .message_id(Some(mailer.message_id()?))
+        .header(ContentType::TEXT_PLAIN)
+        .header(AutoSubmitted)
+        .body(body)
+        .map_err(|e| MailError::Build(e.to_string()))
+}

@@ -12,7 +12,7 @@
 
 mod address;
 mod api;
-mod message;
+pub(crate) mod message;
 mod notifier;
 mod pages;
 mod purge;

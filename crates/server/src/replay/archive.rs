@@ -34,7 +34,7 @@ pub async fn archive(
 }
 
 /// One line of the archive.
-fn summary(room: &StoredRoom, game: &StoredGame) -> Result<GameSummary, ApiError> {
+pub(crate) fn summary(room: &StoredRoom, game: &StoredGame) -> Result<GameSummary, ApiError> {
     let options = &room.options;
     let outcome = rules_outcome(&room.code, options.mode, game)?;
     let over = is_over(outcome, game);

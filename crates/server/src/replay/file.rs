@@ -33,7 +33,7 @@ pub async fn replay(
 }
 
 /// The replay file of a stored game, or why there is none to serve.
-fn build(code: &str, options: &RoomOptions, game: StoredGame) -> Result<Replay, ApiError> {
+pub(crate) fn build(code: &str, options: &RoomOptions, game: StoredGame) -> Result<Replay, ApiError> {
     let GameSecret::Committed { key, salt } = game.secret else {
         return Err(ApiError::new(
             ErrorCode::ReplayUnavailable,

@@ -16,6 +16,7 @@
 
 mod archive;
 mod file;
+mod record;
 mod seat;
 mod steps;
 
@@ -34,7 +35,9 @@ use serde::Serialize;
 
 pub use self::archive::archive;
 pub use self::file::replay;
+pub(crate) use self::record::seat_record;
 pub use self::seat::seat_summary;
+pub(crate) use self::seat::summary;
 pub use self::steps::steps;
 
 use crate::app::App;
@@ -64,7 +67,7 @@ pub async fn bounded(
     next.run(req).await
 }
 
-async fn load<T: Send + 'static>(
+pub(crate) async fn load<T: Send + 'static>(
     app: &App,
     typed: &str,
     what: &'static str,

@@ -17,7 +17,7 @@ use super::{forfeit_reason, load, names, replay_each, seat_of_token};
 use crate::app::App;
 use crate::clock::CorrespondenceClock;
 use crate::refusal::{ApiError, ApiPath};
-use evr_store::StoredSeat;
+use evr_store::{StoredRoom, StoredSeat};
 
 pub async fn seat_summary(
     State(app): State<Arc<App>>,
@@ -28,6 +28,11 @@ pub async fn seat_summary(
     let (room, ()) = load(&app, &typed, "a seat's summary", |_, _| Ok(())).await?;
     let not_yours = || ApiError::new(ErrorCode::BadToken, "this seat token is not valid in this room");
     let seat = seat_of_token(&room, &token).ok_or_else(not_yours)?;
+    summary(&app, room, seat).await.map(Json)
+}
+
+/// Where `seat` of stored `room` stands, as its player may know it.
+pub(crate) async fn summary(app: &App, room: StoredRoom, seat: StoredSeat) -> Result<SeatSummary, ApiError> {
     let game = room.game.as_ref().ok_or_else(|| {
         tracing::error!(room = %room.code, "a stored room without a game");
         ApiError::new(ErrorCode::StorageFailed, "cannot load the room's game")
@@ -51,11 +56,11 @@ pub async fn seat_summary(
     };
     let clock = match room.options.clock {
         Some(TimeControl::Correspondence(c)) if state != SeatState::Over => {
-            correspondence_clock(&app, &room.code, game.game_no, c.days_per_decision).await?
+            correspondence_clock(app, &room.code, game.game_no, c.days_per_decision).await?
         }
         _ => None,
     };
-    Ok(Json(SeatSummary {
+    Ok(SeatSummary {
         names: names(&room, game),
         opponent,
         game_number: game.game_no,
@@ -68,7 +73,7 @@ pub async fn seat_summary(
         clock,
         you,
         code: room.code,
-    }))
+    })
 }
 
 /// A correspondence room's clock now, from the deadlines stored with its last action (`None`

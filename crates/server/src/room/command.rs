@@ -50,6 +50,16 @@ pub enum Command {
         secret: String,
         reply: oneshot::Sender<Result<Joined, ErrorCode>>,
     },
+    /// A device signed in to the account that keeps `seat` takes it (`account_seat.rs`).
+    AccountDevice {
+        seat: evr_store::StoredSeat,
+        reply: oneshot::Sender<Result<Joined, ErrorCode>>,
+    },
+    /// The account that kept `seat` was deleted: its name leaves the seat.
+    EraseName {
+        seat: evr_store::StoredSeat,
+        reply: oneshot::Sender<Result<(), ErrorCode>>,
+    },
     /// A player asks for the devices their seat is played on.
     Devices {
         token: String,

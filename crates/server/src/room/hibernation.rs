@@ -174,7 +174,10 @@ fn refuse(cmd: Command) {
         Command::IssueTransfer { reply, .. } => {
             let _ = reply.send(Err(ErrorCode::StorageFailed));
         }
-        Command::TakeSeat { reply, .. } => {
+        Command::TakeSeat { reply, .. } | Command::AccountDevice { reply, .. } => {
+            let _ = reply.send(Err(ErrorCode::StorageFailed));
+        }
+        Command::EraseName { reply, .. } => {
             let _ = reply.send(Err(ErrorCode::StorageFailed));
         }
         _ => {}

@@ -10,6 +10,7 @@
 //! rules are `crate::chat`), `clock.rs` (the clocks, whose arithmetic is `crate::clock`),
 //! `computer.rs` (the computer opponent), `recovery.rs` (rebuilding from the store).
 
+mod account_seat;
 mod chat;
 mod clock;
 mod command;
@@ -423,6 +424,12 @@ impl Room {
             }
             Command::TakeSeat { secret, reply } => {
                 let _ = reply.send(self.take_seat(&secret).await);
+            }
+            Command::AccountDevice { seat, reply } => {
+                let _ = reply.send(self.account_device(seat).await);
+            }
+            Command::EraseName { seat, reply } => {
+                let _ = reply.send(self.erase_name(seat).await);
             }
             Command::Devices { token, reply } => {
                 let _ = reply.send(self.list_devices(&token));

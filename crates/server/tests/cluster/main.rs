@@ -19,6 +19,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod accounts;
 mod bad_config;
 mod chaos;
 mod deadlines;

@@ -6,6 +6,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod accounts;
 mod backup;
 mod bad_input;
 mod chat;

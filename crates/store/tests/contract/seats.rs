@@ -288,3 +288,70 @@ async fn every_seat_write_under_an_old_claim_is_fenced() -> Result<()> {
     }
     Ok(())
 }
+
+fn add_device(seat: StoredSeat, token: u8, added_at: i64) -> WriteOp {
+    WriteOp::AddDevice {
+        code: CODE.into(),
+        seat,
+        token_hash: vec![token; 32],
+        added_at,
+    }
+}
+
+#[tokio::test]
+async fn a_device_of_the_seats_account_loads_back_and_is_fenced_under_an_old_claim() -> Result<()> {
+    for Opened { name, store } in stores("seats_add_device").await? {
+        room_with_actions(&store, CODE, 1).await?;
+        // a device added under the room's claim, without a link, loads back with the seat's devices
+        write(&store, add_device(StoredSeat::Guest, 50, 1_790_000_600)).await?;
+        let room = load(&store, CODE)?;
+        ensure!(
+            room.devices
+                == vec![StoredDevice {
+                    seat: StoredSeat::Guest,
+                    token_hash: vec![50; 32],
+                    added_at: 1_790_000_600,
+                }],
+            "{name}: the device is the guest's: {:?}",
+            room.devices
+        );
+        // under an old claim: refused, nothing written
+        store.claim_room(CODE)?;
+        let stale = store
+            .submit(FIRST_EPOCH, add_device(StoredSeat::Creator, 51, 1_790_000_700))
+            .await?;
+        ensure!(
+            matches!(stale, Err(StoreError::Fenced)),
+            "{name}: a device added under an old claim is fenced: {stale:?}"
+        );
+        ensure!(
+            load(&store, CODE)?.devices.len() == 1,
+            "{name}: the fenced device was not written"
+        );
+        // the owner's goes through, and both devices are the seats'
+        store
+            .submit(FIRST_EPOCH + 1, add_device(StoredSeat::Creator, 51, 1_790_000_700))
+            .await??;
+        let mut devices = load(&store, CODE)?.devices;
+        devices.sort_by_key(|d| d.added_at);
+        ensure!(
+            devices.len() == 2 && devices[1].seat == StoredSeat::Creator && devices[1].token_hash == vec![51; 32],
+            "{name}: the owner adds the creator's device: {devices:?}"
+        );
+        // no room, no device
+        let orphan = store
+            .submit(
+                FIRST_EPOCH,
+                WriteOp::AddDevice {
+                    code: "NOROOM23".into(),
+                    seat: StoredSeat::Guest,
+                    token_hash: vec![52; 32],
+                    added_at: 1,
+                },
+            )
+            .await?;
+        ensure!(orphan.is_err(), "{name}: a device of a room never stored is refused");
+        store.close();
+    }
+    Ok(())
+}

@@ -59,4 +59,11 @@ pub mod postgres {
         // opening blocks while it connects and migrates: off the test's runtime thread
         Ok(tokio::task::spawn_blocking(move || PostgresStore::open(&url)).await??)
     }
+
+    /// Another store (another node's) on database `name` of `url`'s server, made by
+    /// [`fresh_store`].
+    pub async fn same_database(url: &str, name: &str) -> Result<PostgresStore> {
+        let url = with_database(url, name)?;
+        Ok(tokio::task::spawn_blocking(move || PostgresStore::open(&url)).await??)
+    }
 }

@@ -6,6 +6,7 @@
 //! nothing beyond them; an address goes 7 days after its game ended. Reminders are handed to the
 //! notifier directly (the room's schedule is tested with the clocks).
 
+mod accounts;
 mod sink;
 mod spellings;
 

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use rusqlite::Connection;
 
-use super::StoreError;
+use crate::StoreError;
 
 /// How often the checkpointer runs.
 const EVERY: Duration = Duration::from_millis(200);

@@ -1,4 +1,4 @@
-//! [`MailStore`] on SQLite (a child module of `sqlite.rs`, for its connections): writes on the
+//! [`MailStore`] on SQLite (a child module of `sqlite/mod.rs`, for its connections): writes on the
 //! writing connection between two group commits, reads on the reading one.
 
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
@@ -10,7 +10,7 @@ use crate::mail::{
 };
 use crate::{StoreError, StoredSeat};
 
-/// The schema version that adds the mail tables (`sqlite_schema.rs`). Addresses are keyed by the
+/// The schema version that adds the mail tables (`sqlite/schema.rs`). Addresses are keyed by the
 /// seat (creator or guest), not the side: sides swap at each rematch.
 pub(crate) const MAIL_SCHEMA: &str = "
 CREATE TABLE mail_addresses (

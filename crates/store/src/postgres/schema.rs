@@ -1,16 +1,16 @@
 //! The PostgreSQL store's schema and its versions. The same tables and columns as SQLite's latest
-//! version (`sqlite.rs`), in PostgreSQL's types. The version is kept in `evr_schema`; each server
+//! version (`sqlite/schema.rs`), in PostgreSQL's types. The version is kept in `evr_schema`; each server
 //! that starts brings the database up to its own version under an advisory lock (so that nodes
 //! starting together migrate once), and refuses a database whose version is newer than it knows.
 
 use tokio_postgres::Client;
 
-use super::StoreError;
+use crate::StoreError;
 
 /// Each version's statements, in order: version N is `MIGRATIONS[N - 1]`. Version 1: SQLite's
 /// version 7; version 2: seats (SQLite's version 8: join codes, names, devices, transfer links);
 /// version 3: correspondence deadlines (SQLite's version 9); version 4: mail addresses (SQLite's
-/// version 10).
+/// version 10); version 5: accounts (SQLite's version 11).
 const MIGRATIONS: &[&str] = &[
     "
 CREATE TABLE rooms (
@@ -80,9 +80,11 @@ CREATE TABLE seat_transfers (
 );
 ",
     // version 3: correspondence deadlines (SQLite's version 9)
-    super::deadlines::SCHEMA,
-    // version 4: the seats' email addresses for reminders (SQLite's version 10, `mail_postgres.rs`)
-    super::postgres::mail::MAIL_SCHEMA,
+    crate::deadlines::SCHEMA,
+    // version 4: the seats' email addresses for reminders (SQLite's version 10, `postgres/mail.rs`)
+    super::mail::MAIL_SCHEMA,
+    // version 5: accounts (SQLite's version 11, `postgres/accounts.rs`)
+    super::accounts::ACCOUNTS_SCHEMA,
 ];
 
 /// The schema version this server writes.
@@ -92,7 +94,7 @@ pub(super) const LATEST: i64 = MIGRATIONS.len() as i64;
 const MIGRATION_LOCK: i64 = 0x0045_7652_5363_6865;
 
 fn opening(what: &str, e: tokio_postgres::Error) -> StoreError {
-    StoreError::Open(format!("{what}: {}", super::postgres::describe(&e)))
+    StoreError::Open(format!("{what}: {}", super::describe(&e)))
 }
 
 /// Brings the database to [`LATEST`]; refuses a database from a newer server.

@@ -3,9 +3,9 @@
 
 use tokio_postgres::{Client, Row};
 
-use super::columns::{faction_from_text, from_json, secret_from_columns};
-use super::postgres::describe;
-use super::{
+use super::describe;
+use crate::columns::{faction_from_text, from_json, secret_from_columns};
+use crate::{
     CHAT_KEPT, Epoch, GameResult, StoreError, StoredAction, StoredChat, StoredDevice, StoredGame, StoredRoom,
     StoredSeat, StoredTransfer,
 };

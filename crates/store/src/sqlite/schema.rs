@@ -1,13 +1,13 @@
 //! The SQLite store's schema and its versions (`rusqlite_migration`: the version is SQLite's
 //! `user_version`), and how its connections are opened. The PostgreSQL store keeps the same tables
-//! and columns (`postgres_schema.rs`).
+//! and columns (`postgres/schema.rs`).
 
 use std::path::Path;
 
 use rusqlite::Connection;
 use rusqlite_migration::{M, Migrations};
 
-use super::StoreError;
+use crate::StoreError;
 
 pub(super) const SCHEMA: &str = "
 CREATE TABLE rooms (
@@ -74,7 +74,7 @@ CREATE TABLE chat (
 /// milliseconds, JSON), so a restart resumes the clocks where the last action left them.
 const CLOCKS: &str = "ALTER TABLE actions ADD COLUMN clock_ms TEXT;";
 
-/// Version 7: the room's ownership claim (`super::Epoch`); rooms stored before start unclaimed.
+/// Version 7: the room's ownership claim (`crate::Epoch`); rooms stored before start unclaimed.
 const OWNER_EPOCH: &str = "ALTER TABLE rooms ADD COLUMN owner_epoch INTEGER NOT NULL DEFAULT 0;";
 
 /// Version 8: seats. The join code a friend types with the room code (its hash, and the wrong
@@ -105,14 +105,19 @@ CREATE TABLE seat_transfers (
 
 /// Version 9: correspondence deadlines (`deadlines.rs`): a room's deadlines and wake-up (indexed)
 /// and the reminders recorded as sent.
-const DEADLINES: &str = super::deadlines::SCHEMA;
+const DEADLINES: &str = crate::deadlines::SCHEMA;
 
 /// Version 10: the seats' email addresses for reminders, their unsubscribe links and the log of
-/// confirmation mails the limits count (`mail_sqlite.rs`).
-const MAIL: &str = super::sqlite::mail::MAIL_SCHEMA;
+/// confirmation mails the limits count (`sqlite/mail.rs`).
+const MAIL: &str = super::mail::MAIL_SCHEMA;
+
+/// Version 11: accounts (`accounts.rs`): usernames (their keys unique, kept after a deletion),
+/// passkeys, sessions, WebAuthn ceremonies under way, the seats an account keeps, its email
+/// address, sign-in links and the log of sign-in mails the limit counts (`sqlite/accounts.rs`).
+const ACCOUNTS: &str = super::accounts::ACCOUNTS_SCHEMA;
 
 /// Every version's statements, in order: version N is `STEPS[N - 1]`.
-const STEPS: [&str; 10] = [
+const STEPS: [&str; 11] = [
     SCHEMA,
     SEED_KEYS,
     REVEAL,
@@ -123,6 +128,7 @@ const STEPS: [&str; 10] = [
     SEATS,
     DEADLINES,
     MAIL,
+    ACCOUNTS,
 ];
 
 /// The schema version (SQLite's `user_version`) this store writes.

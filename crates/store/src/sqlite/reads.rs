@@ -5,8 +5,8 @@ use evr_protocol::ChatMessage;
 use evr_rules::ByFaction;
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::columns::{faction_from_text, from_json, secret_from_columns};
-use super::{
+use crate::columns::{faction_from_text, from_json, secret_from_columns};
+use crate::{
     CHAT_KEPT, Epoch, GameResult, StoreError, StoredAction, StoredChat, StoredDevice, StoredGame, StoredRoom,
     StoredSeat, StoredTransfer,
 };

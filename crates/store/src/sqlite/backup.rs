@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use rusqlite::backup::{Backup, StepResult};
 use rusqlite::{Connection, OpenFlags};
 
-use super::sqlite_schema::LATEST;
+use super::schema::LATEST;
 
 /// The database's file in a data directory. Beside it, while a server has it open, SQLite keeps
 /// `evr.sqlite3-wal` (commits not yet copied into the main file) and `evr.sqlite3-shm` (the log's
@@ -296,5 +296,5 @@ fn publish(partial: &Path, to: &Path, overwrite: bool) -> Result<(), BackupError
 }
 
 #[cfg(test)]
-#[path = "sqlite_backup_tests.rs"]
+#[path = "backup_tests.rs"]
 mod tests;

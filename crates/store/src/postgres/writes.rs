@@ -8,12 +8,12 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::types::ToSql;
 use tokio_postgres::{Client, Statement};
 
-use super::columns::{faction_text, json, secret_columns};
-use super::deadlines::{Wake, sql};
-use super::group_commit::outcome;
-use super::postgres::{PATIENCE, connect, describe};
-use super::postgres_tls::Target;
-use super::{StoreError, StoredSeat, Write, WriteOp};
+use super::tls::Target;
+use super::{PATIENCE, connect, describe};
+use crate::columns::{faction_text, json, secret_columns};
+use crate::deadlines::{Wake, sql};
+use crate::group_commit::outcome;
+use crate::{StoreError, StoredSeat, Write, WriteOp};
 
 /// The most writes committed in one transaction.
 const MAX_BATCH: usize = 512;

@@ -11,14 +11,21 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde::Serialize;
 use tokio::sync::oneshot;
 
-use super::checkpoint::{Checkpointer, WRITER_AUTOCHECKPOINT_PAGES};
-use super::columns::{faction_text, json, secret_columns};
-use super::group_commit::GroupCommit;
-use super::sqlite_backup::{self, BackupError, BackupReport, SQLITE_FILE};
-use super::sqlite_deadlines;
-use super::sqlite_reads::{load_game, load_room};
-use super::sqlite_schema::open;
-use super::{Epoch, Store, StoreError, StoredDeadlines, StoredGame, StoredRoom, StoredSeat, Write, WriteOp};
+use self::backup::{BackupError, BackupReport, SQLITE_FILE};
+use self::checkpoint::{Checkpointer, WRITER_AUTOCHECKPOINT_PAGES};
+use self::reads::{load_game, load_room};
+use self::schema::open;
+use crate::columns::{faction_text, json, secret_columns};
+use crate::group_commit::GroupCommit;
+use crate::{Epoch, Store, StoreError, StoredDeadlines, StoredGame, StoredRoom, StoredSeat, Write, WriteOp};
+
+mod accounts;
+pub(crate) mod backup;
+mod checkpoint;
+mod deadlines;
+pub(crate) mod mail;
+mod reads;
+mod schema;
 
 fn to_json(value: &impl Serialize) -> Result<String, rusqlite::Error> {
     json(value).map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))
@@ -30,7 +37,7 @@ fn read_error(e: rusqlite::Error) -> StoreError {
 
 /// SQLite with one writing connection (group commit on the runtime's thread), one connection for
 /// loading rooms (WAL lets it read while the writer commits) and a checkpointer thread
-/// (`checkpoint.rs`).
+/// (`sqlite/checkpoint.rs`).
 pub struct SqliteStore {
     writer: Arc<GroupCommit>,
     reader: std::sync::Mutex<Connection>,
@@ -57,16 +64,16 @@ impl SqliteStore {
 
     /// Copies the database of `data_dir` to file `to` while a server may be serving from it: a
     /// consistent snapshot of everything committed before the copy began, checked with
-    /// `PRAGMA integrity_check` before it takes its name (`sqlite_backup.rs`). Refuses an existing
+    /// `PRAGMA integrity_check` before it takes its name (`sqlite/backup.rs`). Refuses an existing
     /// `to` unless `overwrite`. Blocking.
     pub fn backup(data_dir: &Path, to: &Path, overwrite: bool) -> Result<BackupReport, BackupError> {
-        sqlite_backup::backup(data_dir, to, overwrite)
+        backup::backup(data_dir, to, overwrite)
     }
 
     /// Puts backup `from` into `data_dir` (which must hold no database yet) as its database, after
     /// checking it; [`SqliteStore::open`] on `data_dir` then serves from it. Blocking.
     pub fn restore(from: &Path, data_dir: &Path) -> Result<BackupReport, BackupError> {
-        sqlite_backup::restore(from, data_dir)
+        backup::restore(from, data_dir)
     }
 }
 
@@ -123,12 +130,12 @@ impl Store for SqliteStore {
 
     fn due_rooms(&self, now_ms: i64, limit: usize) -> Result<Vec<String>, StoreError> {
         let conn = self.reader.lock().map_err(|_| StoreError::Closed)?;
-        sqlite_deadlines::due_rooms(&conn, now_ms, limit)
+        deadlines::due_rooms(&conn, now_ms, limit)
     }
 
     fn load_deadlines(&self, code: &str, game_no: u32) -> Result<StoredDeadlines, StoreError> {
         let conn = self.reader.lock().map_err(|_| StoreError::Closed)?;
-        sqlite_deadlines::load_deadlines(&conn, code, game_no)
+        deadlines::load_deadlines(&conn, code, game_no)
     }
 
     /// Stops taking writes, commits what is queued and runs a last checkpoint.
@@ -143,7 +150,11 @@ impl Store for SqliteStore {
         self.writer.submit(epoch, op)
     }
 
-    fn mail(&self) -> Option<&dyn super::MailStore> {
+    fn mail(&self) -> Option<&dyn crate::MailStore> {
+        Some(self)
+    }
+
+    fn accounts(&self) -> Option<&dyn crate::AccountStore> {
         Some(self)
     }
 }
@@ -358,17 +369,17 @@ fn apply(conn: &Connection, write: &Write) -> Result<bool, rusqlite::Error> {
             if let Some(wake) = wake
                 && rows > 0
             {
-                sqlite_deadlines::set_wake(conn, code, wake, epoch)?;
+                deadlines::set_wake(conn, code, wake, epoch)?;
             }
             Ok(rows)
         }
-        WriteOp::SetWake { code, wake } => sqlite_deadlines::set_wake(conn, code, wake, epoch),
+        WriteOp::SetWake { code, wake } => deadlines::set_wake(conn, code, wake, epoch),
         WriteOp::Reminder {
             code,
             reminder,
             recorded_at,
             wake,
-        } => sqlite_deadlines::record_reminder(conn, code, reminder, *recorded_at, wake, epoch),
+        } => deadlines::record_reminder(conn, code, reminder, *recorded_at, wake, epoch),
         WriteOp::AgreeToReveal { code, game_no, faction } => execute_cached(
             conn,
             match faction {
@@ -412,7 +423,7 @@ fn apply(conn: &Connection, write: &Write) -> Result<bool, rusqlite::Error> {
                 params![code, game_no, to_json(result)?, epoch],
             )?;
             if rows > 0 {
-                sqlite_deadlines::clear_wake(conn, code, epoch)?;
+                deadlines::clear_wake(conn, code, epoch)?;
             }
             Ok(rows)
         }
@@ -420,9 +431,5 @@ fn apply(conn: &Connection, write: &Write) -> Result<bool, rusqlite::Error> {
     .map(|rows| rows > 0)
 }
 
-#[path = "mail_sqlite.rs"]
-pub(super) mod mail;
-
 #[cfg(test)]
-#[path = "sqlite_tests.rs"]
 mod tests;

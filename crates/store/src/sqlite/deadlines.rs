@@ -3,9 +3,9 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::columns::{faction_from_text, faction_text, from_json, json};
-use super::deadlines::{ReminderKind, StoredDeadlines, StoredReminder, Wake, sql};
-use super::{Deadlines, StoreError};
+use crate::columns::{faction_from_text, faction_text, from_json, json};
+use crate::deadlines::{ReminderKind, StoredDeadlines, StoredReminder, Wake, sql};
+use crate::{Deadlines, StoreError};
 
 fn to_json(value: &impl serde::Serialize) -> Result<String, rusqlite::Error> {
     json(value).map_err(|e| rusqlite::Error::ToSqlConversionFailure(Box::new(e)))

@@ -1,4 +1,4 @@
-//! [`MailStore`] on PostgreSQL (a child module of `postgres.rs`, for its connections): single
+//! [`MailStore`] on PostgreSQL (a child module of `postgres/mod.rs`, for its connections): single
 //! statements on the reading connection; a registration, which checks the limits and writes in one
 //! transaction, on a connection of its own (a shared connection cannot hold a transaction), under
 //! a transaction-level advisory lock, so that the nodes' registrations pass the limits one at a time.
@@ -12,8 +12,8 @@ use crate::mail::{
 };
 use crate::{StoreError, StoredSeat};
 
-/// The schema version that adds the mail tables (`postgres_schema.rs`), as SQLite's
-/// (`mail_sqlite.rs`).
+/// The schema version that adds the mail tables (`postgres/schema.rs`), as SQLite's
+/// (`sqlite/mail.rs`).
 pub(crate) const MAIL_SCHEMA: &str = "
 CREATE TABLE mail_addresses (
     room_code TEXT NOT NULL REFERENCES rooms(code),

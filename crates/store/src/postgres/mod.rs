@@ -7,22 +7,28 @@
 //! queues writes and awaits answers, and the blocking loads can be called from any thread. One
 //! connection writes: it takes every write queued since its last commit and commits them in one
 //! transaction, the statements pipelined (sent together, answered together) — the same group
-//! commit as SQLite's, for the same reason (`postgres_writes.rs`). Another connection reads
-//! (`postgres_reads.rs`). A database that stops answering (a network cut) fails reads, commits and
+//! commit as SQLite's, for the same reason (`postgres/writes.rs`). Another connection reads
+//! (`postgres/reads.rs`). A database that stops answering (a network cut) fails reads, commits and
 //! connection attempts after [`PATIENCE`] instead of hanging the rooms, and the connection is made
-//! again. TLS, with libpq's `sslmode` and `sslrootcert`, is `postgres_tls.rs`'s.
+//! again. TLS, with libpq's `sslmode` and `sslrootcert`, is `postgres/tls.rs`'s.
 
 use std::sync::{Arc, Mutex, RwLock};
 
 use tokio::sync::{mpsc, oneshot};
 use tokio_postgres::Client;
 
-use super::postgres_deadlines;
-use super::postgres_reads::{load_game, load_room};
-use super::postgres_schema;
-use super::postgres_tls::{self, Target};
-use super::postgres_writes::{Job, write_loop};
-use super::{Epoch, Store, StoreError, StoredDeadlines, StoredGame, StoredRoom, Write, WriteOp};
+use self::reads::{load_game, load_room};
+use self::tls::Target;
+use self::writes::{Job, write_loop};
+use crate::{Epoch, Store, StoreError, StoredDeadlines, StoredGame, StoredRoom, Write, WriteOp};
+
+mod accounts;
+mod deadlines;
+pub(crate) mod mail;
+mod reads;
+mod schema;
+mod tls;
+mod writes;
 
 /// How long a connection attempt, a read or a commit may take before it counts as failed: a
 /// database that stopped answering (a network cut, not a refusal) must not hang the rooms.
@@ -87,6 +93,9 @@ pub struct PostgresStore {
     jobs: mpsc::UnboundedSender<Job>,
     /// `None` after a read went unanswered: connected again at the next read.
     reader: RwLock<Option<Arc<Client>>>,
+    /// The connection of the accounts' transactions (`postgres/accounts.rs`), made when first
+    /// needed; `None` after it was lost.
+    transactions: Arc<tokio::sync::Mutex<Option<Client>>>,
 }
 
 impl PostgresStore {
@@ -111,14 +120,14 @@ impl PostgresStore {
             let target = target.clone();
             async move {
                 let cannot = |e: tokio_postgres::Error| {
-                    let hint = postgres_tls::hint(&e).map(|h| format!(" ({h})")).unwrap_or_default();
+                    let hint = tls::hint(&e).map(|h| format!(" ({h})")).unwrap_or_default();
                     StoreError::Open(format!("cannot use {where_}: {}{hint}", describe(&e)))
                 };
                 let mut writer = tokio::time::timeout(std::time::Duration::from_secs(10), connect(&target))
                     .await
                     .map_err(|_| StoreError::Open(format!("cannot use {where_}: no answer in 10 s")))?
                     .map_err(cannot)?;
-                postgres_schema::migrate(&mut writer).await?;
+                schema::migrate(&mut writer).await?;
                 let reader = connect(&target).await.map_err(cannot)?;
                 let encrypted = encrypted(&reader).await;
                 tracing::info!(encrypted, "connected to {where_}");
@@ -141,6 +150,7 @@ impl PostgresStore {
             target,
             jobs,
             reader: RwLock::new(Some(Arc::new(reader))),
+            transactions: Arc::new(tokio::sync::Mutex::new(None)),
         })
     }
 
@@ -257,15 +267,19 @@ impl Store for PostgresStore {
     }
 
     fn due_rooms(&self, now_ms: i64, limit: usize) -> Result<Vec<String>, StoreError> {
-        self.read(move |c| async move { postgres_deadlines::due_rooms(&c, now_ms, limit).await })
+        self.read(move |c| async move { deadlines::due_rooms(&c, now_ms, limit).await })
     }
 
     fn load_deadlines(&self, code: &str, game_no: u32) -> Result<StoredDeadlines, StoreError> {
         let code = code.to_string();
-        self.read(move |c| async move { postgres_deadlines::load_deadlines(&c, &code, game_no).await })
+        self.read(move |c| async move { deadlines::load_deadlines(&c, &code, game_no).await })
     }
 
-    fn mail(&self) -> Option<&dyn super::MailStore> {
+    fn mail(&self) -> Option<&dyn crate::MailStore> {
+        Some(self)
+    }
+
+    fn accounts(&self) -> Option<&dyn crate::AccountStore> {
         Some(self)
     }
 
@@ -304,9 +318,6 @@ impl Store for PostgresStore {
         }
     }
 }
-
-#[path = "mail_postgres.rs"]
-pub(super) mod mail;
 
 impl Drop for PostgresStore {
     fn drop(&mut self) {

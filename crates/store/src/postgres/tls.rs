@@ -40,7 +40,7 @@ use rustls::{DigitallySignedStruct, RootCertStore, SignatureScheme};
 use tokio_postgres::config::SslMode as Negotiated;
 use tokio_postgres_rustls::MakeRustlsConnect;
 
-use super::StoreError;
+use crate::StoreError;
 
 /// libpq's `sslmode`, with the two modes tokio-postgres does not know.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -174,10 +174,7 @@ pub fn hint(e: &tokio_postgres::Error) -> Option<&'static str> {
 fn settings(url: &str) -> Result<(tokio_postgres::Config, SslMode, Option<Roots>), StoreError> {
     let (rest, ssl) = split_ssl_params(url)?;
     let mut config: tokio_postgres::Config = rest.parse().map_err(|e: tokio_postgres::Error| {
-        StoreError::Open(format!(
-            "--store is not a PostgreSQL URL: {}",
-            super::postgres::describe(&e)
-        ))
+        StoreError::Open(format!("--store is not a PostgreSQL URL: {}", super::describe(&e)))
     })?;
     let system = ssl.root_cert.as_deref() == Some("system");
     let mode = match ssl.mode {
@@ -349,5 +346,5 @@ impl ServerCertVerifier for Checks {
 }
 
 #[cfg(test)]
-#[path = "postgres_tls_tests.rs"]
+#[path = "tls_tests.rs"]
 mod tests;

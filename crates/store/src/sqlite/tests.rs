@@ -5,8 +5,8 @@ use rusqlite::Connection;
 use rusqlite_migration::{M, Migrations};
 
 use super::SqliteStore;
+use super::schema::SCHEMA;
 use crate::GameSecret;
-use crate::sqlite_schema::SCHEMA;
 use crate::{Store, StoreError, WriteOp};
 
 const OPTIONS: &str = r#"{"side":"rebel","mode":"full","spectators":"anyone_with_link"}"#;

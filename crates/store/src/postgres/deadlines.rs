@@ -1,12 +1,12 @@
 //! The PostgreSQL store's reads of deadlines (`deadlines.rs`): the rooms due, and a room's
-//! deadlines with its game's recorded reminders. Its writes are in `postgres_writes.rs`.
+//! deadlines with its game's recorded reminders. Its writes are in `postgres/writes.rs`.
 
 use tokio_postgres::Client;
 
-use super::columns::{faction_from_text, from_json};
-use super::deadlines::{ReminderKind, StoredDeadlines, StoredReminder, sql};
-use super::postgres::describe;
-use super::{Deadlines, StoreError};
+use super::describe;
+use crate::columns::{faction_from_text, from_json};
+use crate::deadlines::{ReminderKind, StoredDeadlines, StoredReminder, sql};
+use crate::{Deadlines, StoreError};
 
 fn read_error(e: tokio_postgres::Error) -> StoreError {
     StoreError::Read(describe(&e))
