@@ -382,6 +382,30 @@ describe("the account's screens", () => {
     history.replaceState(null, "", "/");
   });
 
+  it("a sign-in link by mail: the address and the page's language, then a neutral answer", async () => {
+    const { calls, fetchFn } = server({
+      "GET /api/session": [200, { account: null, passkey_rp_id: "localhost", email_sign_in: true }],
+      "POST /api/account/sign-in/email": [202, null],
+    });
+    vi.stubGlobal("fetch", fetchFn);
+    askAgain();
+    act(() => render(<Slot at="page" sub="" />, root()));
+    await until(() => root().querySelector("#account-link-email") !== null);
+    const input = root().querySelector<HTMLInputElement>("#account-link-email")!;
+    act(() => {
+      input.value = " ana@example.org ";
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    await act(async () => {
+      input.form!.dispatchEvent(new Event("submit", { bubbles: true, cancelable: true }));
+      await new Promise((r) => setTimeout(r, 10));
+    });
+    expect(calls.filter((c) => c.method === "POST").map((c) => [c.url, c.body])).toEqual([
+      ["/api/account/sign-in/email", { email: "ana@example.org", language: "en" }],
+    ]);
+    expect(root().querySelector("[role=status]")!.textContent).toBe(text().emailSent);
+  });
+
   it("the account page registers with the typed username and says how many games were kept", async () => {
     localStorage.clear();
     localStorage.setItem("evr.token.DEVICE01", "t1");

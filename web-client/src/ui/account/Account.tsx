@@ -398,7 +398,7 @@ export function LinkPage({ text, kind, secret }: { text: AccountText; kind: "sig
           const r = await api.linkSignIn(secret);
           signedIn(r.username);
           const kept = await keepDeviceSeats(api, tokens).catch(() => null);
-          keptNote.value = kept && text.kept(kept.kept);
+          keptNote.value = kept && kept.kept + kept.other > 0 ? text.kept(kept.kept) : null;
           setDone(text.signedInAs(r.username));
         } else {
           await api.confirmEmail(secret);
