@@ -306,16 +306,16 @@ test("a game kept by an account: a passkey, a second device, signing out, the da
     assert.equal(credentials.length, 1, "the first device made one passkey");
     const B = await device("second device", PHONE);
     await B.cdp.send("WebAuthn.addCredential", { authenticatorId: B.authenticatorId, credential: credentials[0] });
+    // (no passkey autofill on this device: the virtual authenticator would answer it at once, and
+    // this device signs in with the button; a third device signs in by autofill below)
+    await B.page.addInitScript(() => {
+      PublicKeyCredential.isConditionalMediationAvailable = async () => false;
+    });
     await B.page.goto(`${base}/#/account`);
-    // (the virtual authenticator may answer the page's passkey autofill at once; else the button)
-    await B.page.waitForSelector("#account-sign-in-name, #passkeys-h");
-    const autofilled = await B.page.waitForSelector("#passkeys-h", { timeout: 3000 }).then(
-      () => true,
-      () => false,
-    );
-    if (!autofilled) await B.page.click("#sign-in-h ~ button");
+    await B.page.waitForSelector("#account-sign-in-name");
+    await B.page.click("#sign-in-h ~ button");
     await B.page.waitForSelector("#passkeys-h", { timeout: 20_000 });
-    log(`the second device signed in (${autofilled ? "passkey autofill" : "the button"})`);
+    log("the second device signed in with its copy of the passkey (the button)");
     assert.equal((await session(B)).account?.username, USERNAME);
 
     // -- B's list shows the game; opening it takes a token of B's own, and B moves in it
@@ -345,6 +345,18 @@ test("a game kept by an account: a passkey, a second device, signing out, the da
     assert.equal(await A.page.evaluate(() => fetch("/api/account").then((r) => r.status)), 401);
     assert.equal((await session(A)).account, null);
     log("the first device was signed out from the second; its next request was refused");
+    // -- a third device signs in by passkey autofill (the virtual authenticator answers the page's
+    // conditional request at once). Its copy of the passkey is the second device's: webauthn-rs
+    // refuses a passkey whose signature counter went back (a cloned authenticator), and the virtual
+    // authenticator counts
+    const copied = await B.cdp.send("WebAuthn.getCredentials", { authenticatorId: B.authenticatorId });
+    const C = await device("third device", PHONE);
+    await C.cdp.send("WebAuthn.addCredential", { authenticatorId: C.authenticatorId, credential: copied.credentials[0] });
+    await C.page.goto(`${base}/#/account`);
+    await C.page.waitForSelector("#passkeys-h", { timeout: 20_000 });
+    assert.equal((await session(C)).account?.username, USERNAME);
+    await C.ctx.close();
+    log("a third device signed in by passkey autofill");
 
     // -- B downloads the account's data
     const [download] = await Promise.all([B.page.waitForEvent("download"), B.page.click("#data-h ~ button")]);
