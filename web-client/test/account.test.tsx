@@ -298,6 +298,7 @@ describe("your games on every device", () => {
     act(() => render(<App />, root()));
     await until(() => root().querySelectorAll(".room-row .room-players").length === 2);
     expect(root().textContent).toContain(accountIn("en")!.signedInAs("Ana"));
+    expect(root().querySelector("#my-rooms-h")!.textContent).toBe(accountIn("en")!.listTitle);
     const rows = [...root().querySelectorAll(".room-row")];
     expect(rows.map((r) => r.querySelector(".room-link")!.textContent)).toEqual(["ACCO-UNT1", "DEVI-CE01"]);
     // the device's own room is kept already: nothing to keep

@@ -28,6 +28,8 @@ export type AccountText = {
   readonly signIn: string;
   readonly signedInAs: (username: string) => string;
   readonly yourAccount: string;
+  /** The landing page's room list, signed in. */
+  readonly listTitle: string;
   /** Passkeys work only on the server's host name. */
   readonly otherHost: (host: string) => string;
   readonly openThere: string;

@@ -18,6 +18,8 @@ export interface ListedRoom {
  *  its own first). Filled by the account's part of the page (ui/account/), loaded on demand. */
 export type AccountRoom = ListedRoom & { error: string | null; open: (e: Event) => void };
 export const accountRooms = signal<readonly AccountRoom[]>([]);
+/** The list's heading while it holds the account's rooms too (`null`: this device's alone). */
+export const accountListTitle = signal<string | null>(null);
 
 /** This device's rooms, then the account's that are not among them. */
 export function withAccountRooms<R extends ListedRoom>(device: readonly R[], account: readonly R[]): R[] {

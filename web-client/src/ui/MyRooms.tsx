@@ -12,6 +12,7 @@ import { otherFaction, type SeatSummary } from "../net/protocol";
 import { displayCode } from "../net/roomCode";
 import {
   type AccountRoom,
+  accountListTitle,
   accountRooms,
   type ListedRoom,
   orderRooms,
@@ -76,7 +77,7 @@ export function MyRooms() {
   };
   return (
     <section class="panel my-rooms" aria-labelledby="my-rooms-h">
-      <h2 id="my-rooms-h">{t("rooms.title")}</h2>
+      <h2 id="my-rooms-h">{accountListTitle.value ?? t("rooms.title")}</h2>
       <ul class="room-list">
         {shown.map((r) => (
           <li key={r.code} class={`room-row${r.summary ? ` state-${r.summary.state}` : ""}`}>

@@ -22,6 +22,7 @@ export const text: AccountText = {
   signIn: "Sign in",
   signedInAs: (u) => `Signed in as ${u}`,
   yourAccount: "Your account",
+  listTitle: "Your rooms on this device and in your account",
   otherHost: (h) => `Accounts with passkeys work on ${h}.`,
   openThere: "Open this page there",
   noPasskeys: "This browser cannot use passkeys.",

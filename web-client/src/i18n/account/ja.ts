@@ -22,6 +22,7 @@ export const text: AccountText = {
   signIn: "サインインする",
   signedInAs: (u) => `${u} でサインイン中`,
   yourAccount: "あなたのアカウント",
+  listTitle: "この端末とアカウントのルーム",
   otherHost: (h) => `パスキーのアカウントは ${h} で使えます。`,
   openThere: "そちらでこのページを開く",
   noPasskeys: "このブラウザではパスキーを使えません。",

@@ -22,6 +22,7 @@ export const text: AccountText = {
   signIn: "登入",
   signedInAs: (u) => `已登入：${u}`,
   yourAccount: "你的帳號",
+  listTitle: "此裝置上與你帳號中的房間",
   otherHost: (h) => `通行密鑰帳號只能在 ${h} 使用。`,
   openThere: "在那裡開啟此頁",
   noPasskeys: "這個瀏覽器無法使用通行密鑰。",

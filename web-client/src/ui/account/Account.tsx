@@ -11,7 +11,7 @@ import { errorMessage, lang, t } from "../../i18n";
 import { type AccountText, accountIn, loadAccount } from "../../i18n/account";
 import { AccountApi, AccountError } from "../../net/account";
 import { type AccountDetails, MAX_USERNAME_CHARS, MIN_USERNAME_CHARS, type SessionState } from "../../net/protocol";
-import { accountRooms } from "../../state/rooms";
+import { accountListTitle, accountRooms } from "../../state/rooms";
 import { navigate, route } from "../router";
 import { tokens } from "../services";
 import { LanguagePicker } from "../widgets";
@@ -131,9 +131,13 @@ function Entry({ text, s }: { text: AccountText; s: SessionState }) {
   const there = elsewhere(s);
   const username = s.account?.username ?? null;
   useEffect(() => {
-    if (username) void listAccountRooms(text);
+    if (username) {
+      accountListTitle.value = text.listTitle;
+      void listAccountRooms(text);
+    }
     return () => {
       accountRooms.value = [];
+      accountListTitle.value = null;
     };
   }, [username]);
   return (
