@@ -3,6 +3,7 @@ import { colon, playerName, sentences, sideName, t } from "../i18n";
 import { otherFaction, type View } from "../net/protocol";
 import { roundOutcome, vpByRound } from "../state/derived";
 import type { GameStore } from "../state/store";
+import { AccountSlot } from "./AccountSlot";
 import { Archive } from "./Archive";
 import { RoundSummary } from "./Event";
 import { FairnessPanel } from "./Fairness";
@@ -107,6 +108,7 @@ function ResultCard({ store, onSeeTable }: { store: GameStore; onSeeTable?: () =
                   {t("over.rematch")}
                 </button>
               ))}
+            {me && <AccountSlot at="room" />}
             {onSeeTable && (
               <button type="button" class="see-table" onClick={onSeeTable}>
                 {t("over.seeTable")}

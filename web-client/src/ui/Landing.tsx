@@ -11,6 +11,7 @@ import {
 } from "../net/protocol";
 import { canonicalCode, displayCode } from "../net/roomCode";
 import { prefs, setPref } from "../state/prefs";
+import { AccountSlot } from "./AccountSlot";
 import { Emblem } from "./Emblem";
 import { MyRooms } from "./MyRooms";
 import { navigate } from "./router";
@@ -295,6 +296,7 @@ export function Landing() {
             )}
           </form>
 
+          <AccountSlot at="landing" />
           <MyRooms />
         </div>
       </div>
