@@ -6,6 +6,7 @@ import { act } from "preact/test-utils";
 import { describe, expect, it, vi } from "vitest";
 import type { ClockView } from "../src/net/protocol";
 import { GameStore } from "../src/state/store";
+import { resultText } from "../src/ui/Archive";
 import { Clocks, clockLeft, formatClock } from "../src/ui/Clocks";
 import { GameOver } from "../src/ui/GameOver";
 import { Landing } from "../src/ui/Landing";
@@ -105,6 +106,22 @@ describe("clocks", () => {
       act(() => render(<GameOver store={store} />, root()));
       expect(root().textContent).toContain("Imperial ran out of time.");
       expect(root().querySelector(".headline")?.textContent).toBe("You win!");
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it("both out of time together is nobody's win, and the game is over", () => {
+    vi.stubGlobal("fetch", noGamesFetch);
+    try {
+      const store = new GameStore();
+      store.apply(welcome(3, makeView({ phase: "character_choice" })));
+      store.apply({ type: "room", room: { ...ROOM, forfeit_winner: null, forfeit_reason: "both_out_of_time" } });
+      expect(store.forfeited.value).toBe(true);
+      act(() => render(<GameOver store={store} />, root()));
+      expect(root().textContent).toContain("Both ran out of time: no winner.");
+      expect(root().querySelector(".headline")?.textContent).toBe("Draw");
+      expect(resultText(null, null, "both_out_of_time")).toBe("Both ran out of time: no winner.");
     } finally {
       vi.unstubAllGlobals();
     }

@@ -89,6 +89,8 @@ function ResultCard({ store, onSeeTable }: { store: GameStore; onSeeTable?: () =
                 ? t("over.onTime", { side: playerName(otherFaction(room.forfeit_winner), room.names) })
                 : t("over.forfeit", { side: playerName(room.forfeit_winner, room.names) })}
             </p>
+          ) : room?.forfeit_reason === "both_out_of_time" ? (
+            <p>{t("over.bothOutOfTime")}</p>
           ) : tutorial ? (
             <TutorialEnd view={view} />
           ) : (
