@@ -20,6 +20,7 @@ import { type AccountText, accountIn } from "../src/i18n/account";
 import { en, type MessageKey } from "../src/i18n/en";
 import { errorText } from "../src/i18n/errors";
 import { fairTechIn } from "../src/i18n/fairTech";
+import { type LevelsText, levelsIn } from "../src/i18n/levels";
 import { cardIn, eventIn, strategyIn } from "../src/i18n/names";
 import { packOf } from "../src/i18n/packs";
 import { effectIn, powerIn, strategyTextIn } from "../src/i18n/powers";
@@ -128,6 +129,10 @@ function allStrings(): Entry[] {
         return typeof text === "function" ? text("a…@example.org") : text;
       }),
     );
+  }
+  const levels = (l: "en" | Local) => levelsIn(l)!;
+  for (const k of ["easy", "normal", "hard"] as const satisfies readonly (keyof LevelsText)[]) {
+    out.push(entry(`levels:${k}`, (l) => levels(l)[k]));
   }
   const fair = (l: "en" | Local) => fairTechIn(l)!;
   for (const k of ["during", "after", "commitment", "seed", "salt", "how"] as const) {
