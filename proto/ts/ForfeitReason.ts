@@ -3,4 +3,4 @@
 /**
  * Why a game ended outside the rules.
  */
-export type ForfeitReason = "opponent_away" | "time";
+export type ForfeitReason = "opponent_away" | "time" | "both_out_of_time";

@@ -7,9 +7,12 @@
 #   E2E_DEAL_SEED=<n>      the seed of every game's deal (the server's --test-fixed-seed, default
 #                          20261126): a run in CI plays the same deals every time; a failure prints
 #                          both seeds, and other seeds are explored apart (never in CI)
-#   EVR_E2E_ONLY=main|correspondence|layout   run one of the three test files (default: all); the
+#   EVR_E2E_ONLY=main|accounts|correspondence|layout   run one of the four test files (default: all); the
 #                          layout property test (layout-states.test.mjs) needs no server: it serves
 #                          web-client/dist itself and plays target/release/evr's games into the page
+#                          the accounts test (accounts.test.mjs: passkeys in DevTools' virtual
+#                          authenticator, a second device, signing out, the data, deletion) starts its
+#                          own server on http://localhost:PORT
 # The correspondence test (a game over days played from reminder mails) needs the server built with
 # the test-only `test-days` feature (`--day-secs`): target/release/evr-server when it is such a build
 # (scripts/test.sh builds it so), else target/release/evr-server-test-days, which this script builds
@@ -93,6 +96,11 @@ if [ "${EVR_E2E_ONLY:-main}" = "main" ]; then
   say "running the test"
   EVR_BASE_URL="http://127.0.0.1:$PORT" CHROMIUM_PATH="$CHROMIUM_PATH" \
     node --test --test-reporter=spec e2e.test.mjs || status=$?
+fi
+if [ "${EVR_E2E_ONLY:-accounts}" = "accounts" ]; then
+  say "running the accounts test (its own server, public origin http://localhost:PORT)"
+  EVR_ACCOUNTS_SERVER_BIN="$BIN" CHROMIUM_PATH="$CHROMIUM_PATH" \
+    node --test --test-reporter=spec accounts.test.mjs || status=$?
 fi
 stop_server
 # The correspondence test spends most of its ~90 s waiting for a real deadline to pass: it runs beside

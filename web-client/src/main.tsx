@@ -14,6 +14,9 @@ import "./ui/styles/moments.css";
 
 loadPrefs(defaultStorage());
 startMotionPref();
-// the page's texts are in its language's pack, a file of its own (i18n/packs.ts)
-await initLanguage(defaultStorage(), navigator.languages ?? [navigator.language]);
-render(<App />, document.getElementById("app")!);
+// the page's texts are in its language's pack, a file of its own (i18n/packs.ts). No top-level await:
+// with one, the bundler gives up merging the chunks a part loaded on demand shares with the page (the
+// account screens, ui/account/), and the page's script would be split in two.
+void initLanguage(defaultStorage(), navigator.languages ?? [navigator.language]).then(() =>
+  render(<App />, document.getElementById("app")!),
+);

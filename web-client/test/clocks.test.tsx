@@ -6,6 +6,7 @@ import { act } from "preact/test-utils";
 import { describe, expect, it, vi } from "vitest";
 import type { ClockView } from "../src/net/protocol";
 import { GameStore } from "../src/state/store";
+import { resultText } from "../src/ui/Archive";
 import { Clocks, clockLeft, formatClock } from "../src/ui/Clocks";
 import { GameOver } from "../src/ui/GameOver";
 import { Landing } from "../src/ui/Landing";
@@ -110,10 +111,27 @@ describe("clocks", () => {
     }
   });
 
+  it("both out of time together is nobody's win, and the game is over", () => {
+    vi.stubGlobal("fetch", noGamesFetch);
+    try {
+      const store = new GameStore();
+      store.apply(welcome(3, makeView({ phase: "character_choice" })));
+      store.apply({ type: "room", room: { ...ROOM, forfeit_winner: null, forfeit_reason: "both_out_of_time" } });
+      expect(store.forfeited.value).toBe(true);
+      act(() => render(<GameOver store={store} />, root()));
+      expect(root().textContent).toContain("Both ran out of time: no winner.");
+      expect(root().querySelector(".headline")?.textContent).toBe("Draw");
+      expect(resultText(null, null, "both_out_of_time")).toBe("Both ran out of time: no winner.");
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it("the landing page offers no clock, 10+10, 20+20 and a custom time control", async () => {
     const bodies: unknown[] = [];
-    vi.stubGlobal("fetch", async (_url: string, init?: { body?: string }) => {
-      bodies.push(JSON.parse(init?.body ?? "null"));
+    vi.stubGlobal("fetch", async (url: string, init?: { body?: string }) => {
+      // the landing page's account entry asks who is signed in (ui/account/): not the form's
+      if (url !== "/api/session") bodies.push(JSON.parse(init?.body ?? "null"));
       return new Response(JSON.stringify({ code: "bad_message", message: "stop here" }), { status: 400 });
     });
     try {

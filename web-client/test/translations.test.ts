@@ -16,9 +16,11 @@ import { describe, expect, it } from "vitest";
 import { ERROR_CODES } from "../../proto/ts/errorCodes";
 import { CARDS, EVENTS, IMPERIAL_CHARACTERS, type PowerKey, REBEL_CHARACTERS, STRATEGIES } from "../src/data/cards";
 import { LANGS, logLine, setLanguage } from "../src/i18n";
+import { type AccountText, accountIn } from "../src/i18n/account";
 import { en, type MessageKey } from "../src/i18n/en";
 import { errorText } from "../src/i18n/errors";
 import { fairTechIn } from "../src/i18n/fairTech";
+import { type LevelsText, levelsIn } from "../src/i18n/levels";
 import { cardIn, eventIn, strategyIn } from "../src/i18n/names";
 import { packOf } from "../src/i18n/packs";
 import { effectIn, powerIn, strategyTextIn } from "../src/i18n/powers";
@@ -128,6 +130,10 @@ function allStrings(): Entry[] {
       }),
     );
   }
+  const levels = (l: "en" | Local) => levelsIn(l)!;
+  for (const k of ["easy", "normal", "hard"] as const satisfies readonly (keyof LevelsText)[]) {
+    out.push(entry(`levels:${k}`, (l) => levels(l)[k]));
+  }
   const fair = (l: "en" | Local) => fairTechIn(l)!;
   for (const k of ["during", "after", "commitment", "seed", "salt", "how"] as const) {
     out.push(entry(`fairTech:${k}`, (l) => fair(l)[k]));
@@ -135,8 +141,35 @@ function allStrings(): Entry[] {
   for (const k of ["pending", "ok", "bad", "unavailable"] as const) {
     out.push(entry(`fairTech:check.${k}`, (l) => fair(l).check[k]));
   }
+  const account = (l: "en" | Local) => accountIn(l)!;
+  for (const [k, v] of Object.entries(account("en"))) {
+    if (typeof v === "string") out.push(entry(`account:${k}`, (l) => account(l)[k as keyof AccountText] as string));
+  }
+  for (const n of [1, 3]) {
+    out.push(entry(`account:kept:${n}`, (l) => account(l).kept(n)));
+    out.push(entry(`account:signedOutOthers:${n}`, (l) => account(l).signedOutOthers(n)));
+  }
+  out.push(entry("account:signedInAs", (l) => account(l).signedInAs("Ana")));
+  out.push(entry("account:otherHost", (l) => account(l).otherHost("evr.example")));
+  out.push(entry("account:created", (l) => account(l).created(1_795_600_700_000)));
+  const key = {
+    id: "k",
+    label: "Chrome on Linux",
+    created_at_ms: 1_795_600_700_000,
+    last_used_at_ms: 1_795_690_000_000,
+  };
+  out.push(entry("account:passkey", (l) => account(l).passkey(key)));
+  for (const current of [true, false]) {
+    const s = { id: "s", label: "Firefox on Windows", created_at_ms: 0, last_seen_at_ms: 1_795_600_700_000, current };
+    out.push(entry(`account:device:${current}`, (l) => account(l).device(s)));
+  }
+  const accountCodes = Object.keys(account("en").errors);
   for (const code of [...Object.keys(ERROR_CODES), "network", "bad_response"]) {
-    out.push(entry(`error:${code}`, (l) => errorText(l, code, "")));
+    out.push(
+      entry(`error:${code}`, (l) =>
+        accountCodes.includes(code) ? account(l).errors[code as keyof AccountText["errors"]] : errorText(l, code, ""),
+      ),
+    );
   }
   for (const samples of Object.values(LOG_SAMPLES)) {
     for (const [i, e] of (samples as readonly LogEntry[]).entries()) out.push(logEntry(`log:${e.type}#${i}`, e));

@@ -60,6 +60,23 @@ describe("UI", () => {
     expect(root.textContent).toContain("Computer — hard");
   });
 
+  it("a computer level says what it is, from its measured strength; a friend needs no such words", () => {
+    act(() => render(<Landing />, root));
+    const note = () => root.querySelector(".level-note")?.textContent ?? null;
+    expect(note()).toBeNull();
+    const pick = (value: string) =>
+      act(() => {
+        root.querySelector<HTMLInputElement>(`input[name="opponent"][value="${value}"]`)!.click();
+      });
+    pick("hard");
+    expect(note()).toContain("2,000 continuations");
+    expect(note()).toContain("75%");
+    pick("easy");
+    expect(note()).toContain("rule of thumb");
+    pick("friend");
+    expect(note()).toBeNull();
+  });
+
   it("lobby: a watch link and its QR code only when the room allows spectators (else watch_url is null)", () => {
     const store = storeWith(makeView({ phase: "character_choice", turn: null }));
     const watchFields = () =>

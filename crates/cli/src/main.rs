@@ -164,7 +164,8 @@ fn run_verify(file: &Path) -> ExitCode {
                 replay.fairness.commitment,
                 v.actions,
                 match (&v.outcome, replay.forfeit_winner) {
-                    (_, Some(w)) => format!("win claimed by the {}", w.name()),
+                    (_, Some(w)) => format!("won outside the rules by the {}", w.name()),
+                    (None, None) if replay.forfeit_reason.is_some() => "both out of time: no winner".to_string(),
                     (Some(o), None) => match o.winner {
                         Some(w) => format!("the {} won", w.name()),
                         None => "no winner".to_string(),

@@ -115,6 +115,9 @@ pub enum ForfeitReason {
     OpponentAway,
     /// The loser's clock ran out (live), or the loser missed a deadline (correspondence).
     Time,
+    /// Both clocks ran out together (a simultaneous choice neither made in time), or both missed
+    /// the same deadline: the game ended with no winner (`forfeit_winner` is `null`).
+    BothOutOfTime,
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! The replay file: everything needed to replay a finished game and check its shuffles.
 
-use evr_protocol::Fairness;
+use evr_protocol::{Fairness, ForfeitReason};
 use evr_rules::{Action, ByFaction, Faction, Mode, Outcome};
 use serde::{Deserialize, Serialize};
 
@@ -32,8 +32,13 @@ pub struct Replay {
     pub actions: Vec<ReplayAction>,
     /// How the game ended by the rules (`None` when a player claimed the win instead).
     pub outcome: Option<Outcome>,
-    /// The side that claimed the win after the opponent stayed away, if the game ended so.
+    /// The side that won outside the rules (the opponent stayed away and the win was claimed, or
+    /// the opponent's clock ran out), if the game ended so.
     pub forfeit_winner: Option<Faction>,
+    /// Why the game ended outside the rules, when it did: written only then, so that files of
+    /// games the rules ended read as before. `both_out_of_time` ends a game with no winner.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forfeit_reason: Option<ForfeitReason>,
     /// The players' display names, `[rebel, imperial]` (`null`: none given). Absent in files
     /// written before names: read as none. Not part of what `verify` checks.
     #[serde(default)]

@@ -2,6 +2,7 @@
 //! from 1), then the result (step = the number of actions).
 
 use crate::{Replay, commitment, hex};
+use evr_protocol::ForfeitReason;
 use evr_rules::{Game, GameSeed, Outcome, Viewer};
 
 /// A replay that checked out.
@@ -110,9 +111,12 @@ pub fn verify(replay: &Replay) -> Result<Verified, Mismatch> {
         })?;
     }
     let replayed = game.view(Viewer::Spectator).outcome;
-    // A claimed win ends a game the rules had not ended; otherwise the rules' result must be the file's.
+    // A win outside the rules (claimed, or on time), or both out of time, ends a game the rules
+    // had not ended; otherwise the rules' result must be the file's.
+    let both_out_of_time = replay.forfeit_reason == Some(ForfeitReason::BothOutOfTime);
     let consistent = match replay.forfeit_winner {
         Some(_) => replay.outcome.is_none() && replayed.is_none(),
+        None if both_out_of_time => replay.outcome.is_none() && replayed.is_none(),
         None => replayed.is_some() && replayed == replay.outcome,
     };
     if !consistent {
@@ -120,7 +124,8 @@ pub fn verify(replay: &Replay) -> Result<Verified, Mismatch> {
             step: replay.actions.len(),
             replayed: describe(&replayed),
             recorded: match replay.forfeit_winner {
-                Some(w) => format!("a win claimed by the {w:?}"),
+                Some(w) => format!("a win outside the rules by the {w:?}"),
+                None if both_out_of_time => "both out of time".to_string(),
                 None => describe(&replay.outcome),
             },
         });

@@ -50,6 +50,7 @@ fn finished_game(key: [u8; 32], salt: [u8; 16], script: u64) -> Replay {
         actions,
         outcome: game.view(Viewer::Spectator).outcome,
         forfeit_winner: None,
+        forfeit_reason: None,
         names: evr_rules::ByFaction::new(None, Some("Ana".into())),
     }
 }
@@ -138,6 +139,29 @@ fn a_changed_result_is_reported_at_the_last_step() {
     let mut r = replay();
     r.forfeit_winner = Some(Faction::Rebel);
     assert!(matches!(verify(&r), Err(Mismatch::Result { .. })));
+    // and both out of time on a game the rules had already ended
+    let mut r = replay();
+    r.forfeit_reason = Some(evr_protocol::ForfeitReason::BothOutOfTime);
+    assert!(matches!(verify(&r), Err(Mismatch::Result { .. })));
+}
+
+#[test]
+fn a_game_both_ran_out_of_time_in_verifies_with_no_winner() {
+    // the first few actions of a game, then both out of time: the rules had not ended it
+    let mut r = replay();
+    r.actions.truncate(3);
+    r.outcome = None;
+    let text = |r: &Replay| serde_json::to_string(r).expect("json");
+    assert!(
+        matches!(verify(&r), Err(Mismatch::Result { .. })),
+        "unended with no reason"
+    );
+    r.forfeit_reason = Some(evr_protocol::ForfeitReason::BothOutOfTime);
+    let read = Replay::from_json(&text(&r)).expect("read");
+    assert!(text(&r).contains(r#""forfeit_reason":"both_out_of_time""#));
+    assert_eq!(verify(&read).expect("verified").outcome, None);
+    // a file of a game the rules ended carries no such field, as before
+    assert!(!text(&replay()).contains("forfeit_reason"));
 }
 
 #[test]

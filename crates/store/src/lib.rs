@@ -87,11 +87,19 @@ pub enum StoreError {
 /// How a game ended outside the rules, as stored with the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameResult {
-    /// The side that won outside the rules (a claimed win, the opponent's clock ran out).
+    /// The side that won outside the rules (a claimed win, the opponent's clock ran out); `None`
+    /// when both ran out of time together.
     pub forfeit_winner: Option<Faction>,
     /// Why; results stored before clocks existed were claimed wins.
     #[serde(default)]
     pub reason: ForfeitReason,
+}
+
+impl GameResult {
+    /// Whether this result ended its game (a winner outside the rules, or nobody's win on time).
+    pub fn ended(&self) -> bool {
+        self.forfeit_winner.is_some() || self.reason == ForfeitReason::BothOutOfTime
+    }
 }
 
 /// How many of a room's latest chat messages a load brings back (the room keeps as many).

@@ -364,6 +364,7 @@ export const en = {
   "clock.title": "Clocks",
   "clock.running": "(running)",
   "over.onTime": "{side} ran out of time.",
+  "over.bothOutOfTime": "Both ran out of time: no winner.",
   "player.named": "{name} ({side})",
   "name.label": "Your name (optional)",
   "name.placeholder": "shown to your opponent and spectators",

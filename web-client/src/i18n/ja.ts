@@ -369,6 +369,7 @@ export const ja: Messages = {
   "clock.title": "持ち時間",
   "clock.running": "（計時中）",
   "over.onTime": "{side}の持ち時間が切れました。",
+  "over.bothOutOfTime": "双方の持ち時間が同時に切れました。勝者はいません。",
   "player.named": "{name}（{side}）",
   "name.label": "あなたの名前（任意）",
   "name.placeholder": "対戦相手と観戦者に表示されます",

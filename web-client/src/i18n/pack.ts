@@ -10,6 +10,7 @@
 // kinds, three strategies, most events) are our translations. The README lists the sources.
 import type { BasicKind, Character, PowerKey } from "../data/cards";
 import type { ClientErrorCode, EventCard, EventEffect, Strategy } from "../net/protocol";
+import type { AccountErrorCode } from "./account";
 import type { Messages } from "./en";
 import type { Fmt } from "./log";
 
@@ -36,8 +37,9 @@ export interface Pack {
   readonly powers: { readonly [K in PowerKey]: string };
   readonly strategyTexts: { readonly [S in Strategy]: string };
   readonly effects: { readonly [E in EventEffect]: string };
-  /** every code of the protocol and the client's own (`LocalErrorCode`, net/protocol.ts) */
-  readonly errors: { readonly [C in ClientErrorCode]: string };
+  /** every code of the protocol and the client's own (`LocalErrorCode`, net/protocol.ts), but the account
+   *  routes' own: those are with the texts of accounts (account.ts), loaded when accounts are shown */
+  readonly errors: { readonly [C in Exclude<ClientErrorCode, AccountErrorCode>]: string };
   /** plain sentences for log entries (ACTIONS.md "Log entries") */
   readonly log: Fmt;
 }

@@ -364,6 +364,7 @@ export const zhHant: Messages = {
   "clock.title": "計時器",
   "clock.running": "（計時中）",
   "over.onTime": "{side}的時間用完了。",
+  "over.bothOutOfTime": "雙方的時間同時用完：沒有勝者。",
   "player.named": "{name}（{side}）",
   "name.label": "你的名字（可不填）",
   "name.placeholder": "對手與觀戰者會看到",

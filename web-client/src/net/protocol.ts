@@ -4,11 +4,14 @@
 import type { ErrorCode } from "../../../proto/ts/ErrorCode";
 import { FATAL_CODES } from "../../../proto/ts/errorCodes";
 
+export type { AccountDetails } from "../../../proto/ts/AccountDetails";
+export type { AccountRooms } from "../../../proto/ts/AccountRooms";
 export type { Action } from "../../../proto/ts/Action";
 export type { ApiErrorBody } from "../../../proto/ts/ApiErrorBody";
 export type { Card } from "../../../proto/ts/Card";
 export type { CardMask } from "../../../proto/ts/CardMask";
 export type { CardRef } from "../../../proto/ts/CardRef";
+export type { CeremonyStart } from "../../../proto/ts/CeremonyStart";
 export type { ChatBody } from "../../../proto/ts/ChatBody";
 export type { ChatChannel } from "../../../proto/ts/ChatChannel";
 export type { ChatMessage } from "../../../proto/ts/ChatMessage";
@@ -17,7 +20,14 @@ export type { ClientMsg } from "../../../proto/ts/ClientMsg";
 export type { ClockView } from "../../../proto/ts/ClockView";
 export type { CreatedRoom } from "../../../proto/ts/CreatedRoom";
 export type { CreateRoom } from "../../../proto/ts/CreateRoom";
-export { JOIN_CODE_DIGITS, MAX_NAME_CHARS, PROTOCOL_VERSION } from "../../../proto/ts/constants";
+export {
+  JOIN_CODE_DIGITS,
+  MAX_NAME_CHARS,
+  MAX_SEATS_KEPT_AT_ONCE,
+  MAX_USERNAME_CHARS,
+  MIN_USERNAME_CHARS,
+  PROTOCOL_VERSION,
+} from "../../../proto/ts/constants";
 export type { ErrorCode } from "../../../proto/ts/ErrorCode";
 export type { EventCard } from "../../../proto/ts/EventCard";
 export type { EventEffect } from "../../../proto/ts/EventEffect";
@@ -27,15 +37,19 @@ export type { Fairness } from "../../../proto/ts/Fairness";
 export type { ForfeitReason } from "../../../proto/ts/ForfeitReason";
 export type { GameArchive } from "../../../proto/ts/GameArchive";
 export type { GameSummary } from "../../../proto/ts/GameSummary";
+export type { HeldSeat } from "../../../proto/ts/HeldSeat";
 export type { JoinedRoom } from "../../../proto/ts/JoinedRoom";
 export type { JoinRequest } from "../../../proto/ts/JoinRequest";
+export type { KeptSeats } from "../../../proto/ts/KeptSeats";
 export type { LogEntry } from "../../../proto/ts/LogEntry";
+export type { MailLanguage } from "../../../proto/ts/MailLanguage";
 export type { MailStatus } from "../../../proto/ts/MailStatus";
 export type { Mode } from "../../../proto/ts/Mode";
 export type { Modifier } from "../../../proto/ts/Modifier";
 export type { NewInvite } from "../../../proto/ts/NewInvite";
 export type { Opponent } from "../../../proto/ts/Opponent";
 export type { Outcome } from "../../../proto/ts/Outcome";
+export type { PasskeyInfo } from "../../../proto/ts/PasskeyInfo";
 export type { PendingView } from "../../../proto/ts/PendingView";
 export type { Phrase } from "../../../proto/ts/Phrase";
 export type { PlayerView } from "../../../proto/ts/PlayerView";
@@ -53,9 +67,12 @@ export type { SeatDevices } from "../../../proto/ts/SeatDevices";
 export type { SeatSummary } from "../../../proto/ts/SeatSummary";
 export type { SeatTransfer } from "../../../proto/ts/SeatTransfer";
 export type { ServerMsg } from "../../../proto/ts/ServerMsg";
+export type { SessionInfo } from "../../../proto/ts/SessionInfo";
+export type { SessionState } from "../../../proto/ts/SessionState";
 export type { SetReminders } from "../../../proto/ts/SetReminders";
 export type { SideChoice } from "../../../proto/ts/SideChoice";
 export type { SignedOut } from "../../../proto/ts/SignedOut";
+export type { SignedOutSessions } from "../../../proto/ts/SignedOutSessions";
 export type { SpectatorPolicy } from "../../../proto/ts/SpectatorPolicy";
 export type { Strategy } from "../../../proto/ts/Strategy";
 export type { TakeSeat } from "../../../proto/ts/TakeSeat";

@@ -2,6 +2,7 @@
 // days where this seat owes a decision come first, the nearest deadline first, each with its time
 // left; the others keep the list's order (the one opened last first). Only the server's word is read
 // (`GET /api/rooms/{code}/seat`: its state and clock); nothing is decided here.
+import { signal } from "@preact/signals";
 import type { SeatSummary } from "../net/protocol";
 
 /** A room of the list as far as it is known: its summary and when this page received it (page ms). */
@@ -10,6 +11,19 @@ export interface ListedRoom {
   summary: SeatSummary | null;
   /** when `summary` arrived, on this page's clock (ms) */
   at: number;
+}
+
+/** A room the signed-in account keeps and this device does not hold (yet): its summary from the
+ *  account (`GET /api/rooms/{code}/account-seat`), and what opens it (this device takes a token of
+ *  its own first). Filled by the account's part of the page (ui/account/), loaded on demand. */
+export type AccountRoom = ListedRoom & { error: string | null; open: (e: Event) => void };
+export const accountRooms = signal<readonly AccountRoom[]>([]);
+/** The list's heading while it holds the account's rooms too (`null`: this device's alone). */
+export const accountListTitle = signal<string | null>(null);
+
+/** This device's rooms, then the account's that are not among them. */
+export function withAccountRooms<R extends ListedRoom>(device: readonly R[], account: readonly R[]): R[] {
+  return [...device, ...account.filter((a) => !device.some((d) => d.code === a.code))];
 }
 
 /** The time this seat has left for its decision, at page time `now`: only in a room over days where

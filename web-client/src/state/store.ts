@@ -58,7 +58,7 @@ export class GameStore {
   /** the clocks as last told, and when (this page's clock, ms), in a room with a time control */
   readonly clock = signal<{ view: ClockView; at: number } | null>(null);
   /** the game ended outside the rules (a claimed win, a clock ran out) */
-  readonly forfeited = computed(() => !!this.room.value?.forfeit_winner);
+  readonly forfeited = computed(() => !!this.room.value?.forfeit_reason);
   /** the room's chat as this connection may read it, oldest first */
   readonly chat = signal<ChatMessage[]>([]);
   /** the store of a replay page: a past step is shown, nothing is to be decided or coached */

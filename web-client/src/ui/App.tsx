@@ -1,5 +1,6 @@
 import { useEffect } from "preact/hooks";
 import { htmlLang, t } from "../i18n";
+import { AccountSlot } from "./AccountSlot";
 import { ArchivePage } from "./Archive";
 import { JoinPage } from "./JoinPage";
 import { Landing } from "./Landing";
@@ -18,6 +19,8 @@ export function App() {
   switch (r.page) {
     case "landing":
       return <Landing />;
+    case "account":
+      return <AccountSlot at="page" sub={r.sub} />;
     case "join":
       return <JoinPage code={r.code} invite={r.invite} />;
     case "take":

@@ -28,6 +28,7 @@ export function resultText(
       side: playerName(otherFaction(forfeitWinner), names),
     })}`;
   if (forfeitWinner) return t("over.forfeit", { side: playerName(forfeitWinner, names) });
+  if (forfeitReason === "both_out_of_time") return t("over.bothOutOfTime");
   if (!outcome) return "";
   return outcome.winner ? t("over.winner", { side: playerName(outcome.winner, names) }) : t("over.draw");
 }

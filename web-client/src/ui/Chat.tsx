@@ -79,7 +79,7 @@ export function ChatPanel({ store }: { store: GameStore }) {
   const channel: ChatChannel = spectator ? "spectators" : "players";
   const reader = readerOf(store);
   const messages = shownChat(store.chat.value, reader);
-  const over = store.view.value?.phase === "game_over" || !!store.room.value?.forfeit_winner;
+  const over = store.view.value?.phase === "game_over" || !!store.room.value?.forfeit_reason;
   const [draft, setDraft] = useState("");
   const [name, setName] = useState(prefs.value.name);
   const list = useRef<HTMLOListElement>(null);

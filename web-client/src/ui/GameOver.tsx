@@ -3,6 +3,7 @@ import { colon, playerName, sentences, sideName, t } from "../i18n";
 import { otherFaction, type View } from "../net/protocol";
 import { roundOutcome, vpByRound } from "../state/derived";
 import type { GameStore } from "../state/store";
+import { AccountSlot } from "./AccountSlot";
 import { Archive } from "./Archive";
 import { RoundSummary } from "./Event";
 import { FairnessPanel } from "./Fairness";
@@ -88,6 +89,8 @@ function ResultCard({ store, onSeeTable }: { store: GameStore; onSeeTable?: () =
                 ? t("over.onTime", { side: playerName(otherFaction(room.forfeit_winner), room.names) })
                 : t("over.forfeit", { side: playerName(room.forfeit_winner, room.names) })}
             </p>
+          ) : room?.forfeit_reason === "both_out_of_time" ? (
+            <p>{t("over.bothOutOfTime")}</p>
           ) : tutorial ? (
             <TutorialEnd view={view} />
           ) : (
@@ -107,6 +110,7 @@ function ResultCard({ store, onSeeTable }: { store: GameStore; onSeeTable?: () =
                   {t("over.rematch")}
                 </button>
               ))}
+            {me && <AccountSlot at="room" />}
             {onSeeTable && (
               <button type="button" class="see-table" onClick={onSeeTable}>
                 {t("over.seeTable")}

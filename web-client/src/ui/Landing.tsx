@@ -1,5 +1,6 @@
 import { useState } from "preact/hooks";
-import { errorMessage, sentences, t } from "../i18n";
+import { errorMessage, lang, sentences, t } from "../i18n";
+import { levelsIn, loadLevels } from "../i18n/levels";
 import { ApiError } from "../net/http";
 import {
   JOIN_CODE_DIGITS,
@@ -11,6 +12,7 @@ import {
 } from "../net/protocol";
 import { canonicalCode, displayCode } from "../net/roomCode";
 import { prefs, setPref } from "../state/prefs";
+import { AccountSlot } from "./AccountSlot";
 import { Emblem } from "./Emblem";
 import { MyRooms } from "./MyRooms";
 import { navigate } from "./router";
@@ -22,6 +24,20 @@ type OpponentChoice = "friend" | "easy" | "normal" | "hard";
 /** A friend joins with the invite link; the computer takes the other seat at once. */
 function opponentOption(choice: OpponentChoice): Opponent {
   return choice === "friend" ? { kind: "friend" } : { kind: "computer", level: choice };
+}
+
+/** What the chosen computer level is, from its measured strength (its texts load when first needed). */
+function LevelNote({ level }: { level: "easy" | "normal" | "hard" }) {
+  const texts = levelsIn(lang.value);
+  if (!texts) {
+    void loadLevels(lang.value).catch(() => {});
+    return null;
+  }
+  return (
+    <p class="small muted level-note" aria-live="polite">
+      {texts[level]}
+    </p>
+  );
 }
 
 export function Landing() {
@@ -143,6 +159,7 @@ export function Landing() {
                 onChange={setOpponent}
                 options={(["friend", "easy", "normal", "hard"] as const).map((v) => [v, t(`opponent.${v}`)])}
               />
+              {opponent !== "friend" && <LevelNote level={opponent} />}
               <Radio
                 legend={t("landing.mode")}
                 name="mode"
@@ -295,6 +312,7 @@ export function Landing() {
             )}
           </form>
 
+          <AccountSlot at="landing" />
           <MyRooms />
         </div>
       </div>

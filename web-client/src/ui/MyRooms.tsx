@@ -2,14 +2,23 @@
 // the rooms played over days where it is your turn come first, the nearest deadline first, with the
 // time left (state/rooms.ts): each a link back into its room with the players' names and where its
 // game stands, as the server tells that seat (`GET /api/rooms/{code}/seat`; the client decides
-// nothing of it).
+// nothing of it). Signed in, the account's rooms this device does not hold are listed too (their
+// summaries from the account).
 import { useEffect, useState } from "preact/hooks";
 import { errorMessage, lang, playerLabel, t } from "../i18n";
 import { timeLeft } from "../i18n/time";
 import { ApiError } from "../net/http";
 import { otherFaction, type SeatSummary } from "../net/protocol";
 import { displayCode } from "../net/roomCode";
-import { type ListedRoom, orderRooms, yourTimeLeft } from "../state/rooms";
+import {
+  type AccountRoom,
+  accountListTitle,
+  accountRooms,
+  type ListedRoom,
+  orderRooms,
+  withAccountRooms,
+  yourTimeLeft,
+} from "../state/rooms";
 import { api, tokens } from "./services";
 
 /** At most this many rooms are asked about (the newest); the list says how many more there are. */
@@ -18,7 +27,7 @@ const SHOWN = 12;
 /** How often the times left are counted down on the page. */
 const TICK_MS = 15_000;
 
-type Row = ListedRoom & { error: string | null; gone: boolean };
+type Row = ListedRoom & { error: string | null; gone?: boolean; open?: AccountRoom["open"] };
 
 export function MyRooms() {
   const [rows, setRows] = useState<Row[]>(() =>
@@ -28,7 +37,8 @@ export function MyRooms() {
   const total = rows.length;
   const asked = rows.slice(0, SHOWN);
   const codes = asked.map((r) => r.code).join(",");
-  const shown = orderRooms(asked, now);
+  // signed in, the account's rooms this device does not hold (ui/account/)
+  const shown = orderRooms(withAccountRooms<Row>(asked, accountRooms.value), now);
   const anyDue = shown.some((r) => yourTimeLeft(r, now) !== null);
   useEffect(() => {
     if (!anyDue) return;
@@ -60,18 +70,18 @@ export function MyRooms() {
       live = false;
     };
   }, [codes]);
-  if (total === 0) return null;
+  if (shown.length === 0) return null;
   const forget = (code: string) => {
     tokens.forget(code);
     setRows((rs) => rs.filter((r) => r.code !== code));
   };
   return (
     <section class="panel my-rooms" aria-labelledby="my-rooms-h">
-      <h2 id="my-rooms-h">{t("rooms.title")}</h2>
+      <h2 id="my-rooms-h">{accountListTitle.value ?? t("rooms.title")}</h2>
       <ul class="room-list">
         {shown.map((r) => (
           <li key={r.code} class={`room-row${r.summary ? ` state-${r.summary.state}` : ""}`}>
-            <a class="room-link" href={`/r/${r.code}`}>
+            <a class="room-link" href={`/r/${r.code}`} onClick={r.open}>
               {displayCode(r.code)}
             </a>
             {r.summary ? (

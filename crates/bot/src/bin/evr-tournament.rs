@@ -1,4 +1,6 @@
-//! `evr-tournament`: seeded games between two bot levels, sides swapped equally.
+//! `evr-tournament`: seeded games between two bot levels, sides swapped equally. Besides each
+//! player's results it reports the sides' (is the Rebel or the Imperial seat favoured, and by how
+//! many rating points: `evr-ratings`' side advantage).
 //!
 //! ```text
 //! evr-tournament <level-a> <level-b> [--games N] [--iters N] [--iters-b N] [--seed N]
@@ -94,6 +96,8 @@ fn parse_args() -> Result<Args> {
 struct GameResult {
     /// 1 A won, 0 draw, -1 B won.
     score: i8,
+    /// The side that won (`None`: a draw): whichever player had it.
+    winner: Option<Faction>,
     times: [Vec<Duration>; 2],
     decisions: usize,
     /// The slowest decision of each side: its time and what it was about.
@@ -167,6 +171,7 @@ fn play(args: &Args, i: usize) -> Result<GameResult> {
     };
     Ok(GameResult {
         score,
+        winner,
         times,
         decisions,
         slowest,
@@ -259,6 +264,22 @@ fn main() -> Result<()> {
         100.0 * score,
         100.0 * lo,
         100.0 * hi
+    );
+    // the sides, whoever played them (each player had each side in half the games): is a seat favoured?
+    let rebel = results.iter().filter(|r| r.winner == Some(Faction::Rebel)).count();
+    let imperial = results.iter().filter(|r| r.winner == Some(Faction::Imperial)).count();
+    let rebel_score = (rebel as f64 + draws as f64 / 2.0) / (n.max(1) as f64);
+    let (rlo, rhi) = wilson(rebel_score, n as f64);
+    let points = |p: f64| evr_ratings::SideAdvantage::from_rebel_score(p).rebel_points;
+    println!(
+        "sides: Rebel {rebel} wins, Imperial {imperial} wins, {draws} draws; Rebel score {:.1}% [95% Wilson {:.1}%, {:.1}%], \
+         a Rebel edge of {:+.0} rating points [{:+.0}, {:+.0}]",
+        100.0 * rebel_score,
+        100.0 * rlo,
+        100.0 * rhi,
+        points(rebel_score),
+        points(rlo),
+        points(rhi)
     );
     for (who, level) in [(0, args.a), (1, args.b)] {
         let mut t: Vec<Duration> = results.iter().flat_map(|r| r.times[who].iter().copied()).collect();

@@ -15,6 +15,8 @@ use evr_protocol::ClockView;
 use evr_rules::{ByFaction, Faction};
 use evr_store::{DueDecision, ReminderKind};
 
+use super::OutOfTime;
+
 /// The length of a real day; tests shorten it (`--day-secs`, feature `test-days`).
 pub const REAL_DAY_MS: i64 = 86_400_000;
 /// "Your turn" waits this long after the decision became due (a player who answers at once is
@@ -97,14 +99,15 @@ impl CorrespondenceClock {
         self.due[side].map(|d| d.at_ms + self.window_ms())
     }
 
-    /// The side whose deadline has passed by `now_ms` (of two, the earlier deadline).
-    pub fn out_of_time(&self, now_ms: i64) -> Option<Faction> {
-        Faction::BOTH
-            .into_iter()
-            .filter_map(|f| self.deadline(f).map(|d| (f, d)))
-            .filter(|(_, d)| *d <= now_ms)
-            .min_by_key(|(_, d)| *d)
-            .map(|(f, _)| f)
+    /// Whose deadline has passed by `now_ms`: of two, the earlier deadline's side, or both when
+    /// both missed the same deadline (a simultaneous choice both left undecided).
+    pub fn out_of_time(&self, now_ms: i64) -> Option<OutOfTime> {
+        OutOfTime::first(
+            Faction::BOTH
+                .into_iter()
+                .filter_map(|f| self.deadline(f).map(|d| (f, d)))
+                .filter(|(_, d)| *d <= now_ms),
+        )
     }
 
     fn your_turn_at(&self, d: DueDecision) -> i64 {

@@ -22,7 +22,11 @@ fn each_decision_is_due_days_after_it_became_due_and_the_late_side_loses() {
     assert_eq!(c.deadline(R), None);
     assert_eq!(c.deadline(I), Some(T0 + 4 * DAY - 1));
     assert_eq!(c.out_of_time(T0 + 4 * DAY - 2), None);
-    assert_eq!(c.out_of_time(T0 + 4 * DAY - 1), Some(I), "at the deadline itself");
+    assert_eq!(
+        c.out_of_time(T0 + 4 * DAY - 1),
+        Some(OutOfTime::Side(I)),
+        "at the deadline itself"
+    );
     let v = c.view(T0 + 3 * DAY);
     assert_eq!(v.deadline_unix_ms, ByFaction::new(None, Some(T0 + 4 * DAY - 1)));
     assert_eq!(v.running, ByFaction::new(false, true));
@@ -59,7 +63,12 @@ fn a_side_that_decides_again_owes_a_new_decision_and_a_waiting_side_keeps_its_de
             Some(DueDecision { at_ms: T0, seq: 1 }),
         ),
     );
-    assert_eq!(both.out_of_time(T0 + 2 * DAY), Some(I));
+    assert_eq!(both.out_of_time(T0 + 2 * DAY), Some(OutOfTime::Side(I)));
+    // the same deadline missed by both: nobody wins
+    let mut together = CorrespondenceClock::restore(1, DAY, ByFaction::splat(Some(DueDecision { at_ms: T0, seq: 1 })));
+    assert_eq!(together.out_of_time(T0 + DAY - 1), None);
+    assert_eq!(together.out_of_time(T0 + DAY), Some(OutOfTime::Both));
+    together.stop();
     both.stop();
     assert_eq!(both.out_of_time(T0 + 9 * DAY), None, "a finished game loses nobody");
     assert_eq!(both.next_wake(&none()), None);

@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 use evr_protocol::{ClockView, LiveClock};
 use evr_rules::{ByFaction, Faction};
 
+use super::OutOfTime;
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Clock {
     control: LiveClock,
@@ -66,13 +68,16 @@ impl Clock {
         self.run(now, &[]);
     }
 
-    /// The side whose clock has run out by `now` (of two, the one that ran out first).
-    pub fn out_of_time(&self, now: Instant) -> Option<Faction> {
+    /// Whose clock has run out by `now`: of two, the one that ran out first, or both when they
+    /// ran out together (a simultaneous choice with the same time left).
+    pub fn out_of_time(&self, now: Instant) -> Option<OutOfTime> {
         let spent = now.saturating_duration_since(self.charged_to);
-        Faction::BOTH
-            .into_iter()
-            .filter(|f| self.running[*f] && self.remaining[*f] <= spent)
-            .min_by_key(|f| self.remaining[*f])
+        OutOfTime::first(
+            Faction::BOTH
+                .into_iter()
+                .filter(|f| self.running[*f] && self.remaining[*f] <= spent)
+                .map(|f| (f, self.remaining[f])),
+        )
     }
 
     /// When the next running clock runs out, if one runs.
@@ -147,16 +152,30 @@ mod tests {
         // the Imperial chose (13 s left, standing); the Rebel still runs: 8 s left
         assert_eq!(c.remaining_at(t0 + secs(2)), ByFaction::new(secs(8), secs(13)));
         assert_eq!(c.out_of_time(t0 + secs(9)), None);
-        assert_eq!(c.out_of_time(t0 + secs(10)), Some(Faction::Rebel));
+        assert_eq!(c.out_of_time(t0 + secs(10)), Some(OutOfTime::Side(Faction::Rebel)));
         let mut both = Clock::new(TEN_PLUS_FIVE, t0);
         both.run(t0, &Faction::BOTH);
         both.after_decision(t0, Faction::Imperial, &Faction::BOTH);
         assert_eq!(
             both.out_of_time(t0 + secs(30)),
-            Some(Faction::Rebel),
+            Some(OutOfTime::Side(Faction::Rebel)),
             "the Rebel ran out first"
         );
         assert_eq!(both.remaining_at(t0 + secs(30)), ByFaction::splat(Duration::ZERO));
+    }
+
+    #[test]
+    fn both_clocks_of_a_simultaneous_choice_running_out_together_lose_nobody_the_game() {
+        let t0 = Instant::now();
+        let mut c = Clock::new(TEN_PLUS_FIVE, t0);
+        c.run(t0, &Faction::BOTH);
+        assert_eq!(c.out_of_time(t0 + secs(9)), None);
+        assert_eq!(c.out_of_time(t0 + secs(10)), Some(OutOfTime::Both));
+        assert_eq!(
+            c.out_of_time(t0 + secs(60)),
+            Some(OutOfTime::Both),
+            "checked late, still together"
+        );
     }
 
     #[test]

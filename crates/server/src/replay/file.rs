@@ -16,7 +16,7 @@ use super::{is_over, json_response, load_game, not_over, players_only, revealed,
 use crate::app::App;
 use crate::fairness::{self, GameSecret};
 use crate::refusal::{ApiError, ApiPath};
-use evr_store::StoredGame;
+use evr_store::{GameResult, StoredGame};
 
 pub async fn replay(
     State(app): State<Arc<App>>,
@@ -74,6 +74,7 @@ pub(crate) fn build(code: &str, options: &RoomOptions, game: StoredGame) -> Resu
             .collect(),
         outcome,
         forfeit_winner: game.result.and_then(|r| r.forfeit_winner),
+        forfeit_reason: game.result.filter(GameResult::ended).map(|r| r.reason),
         names: ByFaction::default(),
     })
 }

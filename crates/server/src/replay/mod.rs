@@ -44,7 +44,7 @@ pub use self::steps::steps;
 use crate::app::App;
 use crate::refusal::ApiError;
 use crate::secrets;
-use evr_store::{Store, StoreError, StoredGame, StoredRoom, StoredSeat};
+use evr_store::{GameResult, Store, StoreError, StoredGame, StoredRoom, StoredSeat};
 
 /// Room `typed`'s stored room (its code canonical) and what `read` takes from the store for it,
 /// read off the async threads; `room_not_found` for a room that does not exist, `storage_failed`
@@ -235,12 +235,12 @@ fn names(room: &StoredRoom, game: &StoredGame) -> ByFaction<Option<String>> {
 
 /// Whether a game with this result is over (by the rules, or by a claimed win).
 fn is_over(outcome: Option<Outcome>, game: &StoredGame) -> bool {
-    outcome.is_some() || game.result.is_some_and(|r| r.forfeit_winner.is_some())
+    outcome.is_some() || game.result.is_some_and(|r| r.ended())
 }
 
 /// Why a game was won outside the rules, if it was.
 fn forfeit_reason(game: &StoredGame) -> Option<evr_protocol::ForfeitReason> {
-    game.result.filter(|r| r.forfeit_winner.is_some()).map(|r| r.reason)
+    game.result.filter(GameResult::ended).map(|r| r.reason)
 }
 
 /// The refusal for a game still being played.

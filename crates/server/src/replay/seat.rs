@@ -45,7 +45,7 @@ pub(crate) async fn summary(app: &App, room: StoredRoom, seat: StoredSeat) -> Re
     let forfeit_winner = game.result.and_then(|r| r.forfeit_winner);
     let opponent = room.options.opponent.unwrap_or_default();
     let guest_free = room.guest_hash.is_none() && opponent == Opponent::Friend;
-    let state = if engine.is_over() || forfeit_winner.is_some() {
+    let state = if engine.is_over() || game.result.is_some_and(|r| r.ended()) {
         SeatState::Over
     } else if guest_free {
         SeatState::WaitingForOpponent

@@ -9,8 +9,23 @@ use evr_rules::{ByFaction, Faction, Game};
 
 use super::Room;
 use super::seat::Seat;
-use crate::clock::Clock;
+use crate::clock::{Clock, OutOfTime};
 use evr_store::{GameResult, StoredAction, WriteOp};
+
+/// The stored result of a game ended on time: the other side wins, or nobody when both ran out
+/// together.
+fn time_result(out: OutOfTime) -> GameResult {
+    match out {
+        OutOfTime::Side(loser) => GameResult {
+            forfeit_winner: Some(loser.opponent()),
+            reason: ForfeitReason::Time,
+        },
+        OutOfTime::Both => GameResult {
+            forfeit_winner: None,
+            reason: ForfeitReason::BothOutOfTime,
+        },
+    }
+}
 
 /// Who decides next in `game`: nobody once it is over.
 pub(super) fn deciding(game: &Game) -> Vec<Faction> {
@@ -93,13 +108,13 @@ impl Room {
             return true;
         }
         let now = Instant::now();
-        let Some(loser) = self.clock.as_ref().and_then(|c| c.out_of_time(now)) else {
+        let Some(out) = self.clock.as_ref().and_then(|c| c.out_of_time(now)) else {
             return false;
         };
         if self.current.is_over() {
             return false;
         }
-        if self.store_time_loss(loser).await.is_err() {
+        if self.store_time_loss(out).await.is_err() {
             tracing::error!(room = %self.code, "the loss on time could not be stored; trying again");
             self.clock_retry_at = Some(now + RETRY);
             return true;
@@ -108,29 +123,28 @@ impl Room {
         if let Some(c) = &mut self.clock {
             c.stop(now);
         }
-        tracing::info!(room = %self.code, loser = loser.name(), "a clock ran out");
-        self.announce_time_loss(loser);
+        tracing::info!(room = %self.code, out = ?out, "a clock ran out");
+        self.announce_time_loss(out);
         true
     }
 
-    /// Stores that `loser` lost on time (a live clock ran out, or a correspondence deadline
-    /// passed: `room/deadline.rs`), under the room's claim.
-    pub(super) async fn store_time_loss(&self, loser: Faction) -> Result<(), evr_store::StoreError> {
+    /// Stores that a side lost on time, or that both ran out together and nobody won (a live
+    /// clock ran out, or a correspondence deadline passed: `room/deadline.rs`), under the room's
+    /// claim.
+    pub(super) async fn store_time_loss(&self, out: OutOfTime) -> Result<(), evr_store::StoreError> {
         let write = self.submit(WriteOp::EndGame {
             code: self.code.clone(),
             game_no: self.current.game_no,
-            result: GameResult {
-                forfeit_winner: Some(loser.opponent()),
-                reason: ForfeitReason::Time,
-            },
+            result: time_result(out),
         });
         write.await
     }
 
-    /// Tells everyone that `loser` lost on time, once it is stored.
-    pub(super) fn announce_time_loss(&mut self, loser: Faction) {
-        self.current.forfeit_winner = Some(loser.opponent());
-        self.current.forfeit_reason = Some(ForfeitReason::Time);
+    /// Tells everyone how the game ended on time, once it is stored.
+    pub(super) fn announce_time_loss(&mut self, out: OutOfTime) {
+        let result = time_result(out);
+        self.current.forfeit_winner = result.forfeit_winner;
+        self.current.forfeit_reason = Some(result.reason);
         let room = self.room_info();
         self.broadcast(|_, _| ServerMsg::Room { room: room.clone() });
         self.broadcast_clock();

@@ -252,13 +252,13 @@ impl Room {
     /// Whether a deadline has passed (the game then ends here, before anything else is done).
     pub(super) async fn check_deadlines(&mut self) -> bool {
         let now = now_ms();
-        let Some(loser) = self.deadlines.as_ref().and_then(|d| d.clock.out_of_time(now)) else {
+        let Some(out) = self.deadlines.as_ref().and_then(|d| d.clock.out_of_time(now)) else {
             return false;
         };
         if self.current.is_over() {
             return false;
         }
-        if let Err(e) = self.store_time_loss(loser).await {
+        if let Err(e) = self.store_time_loss(out).await {
             // fenced: another server owns the room and announces nothing from here
             if !matches!(e, StoreError::Fenced) {
                 tracing::error!(room = %self.code, "the loss on time could not be stored; trying again");
@@ -273,9 +273,13 @@ impl Room {
             d.prune();
             d.retry_at = None;
         }
-        tracing::info!(room = %self.code, loser = loser.name(), "a deadline passed");
-        crate::test_events::record(|| format!("timeout {} {} {}", self.code, self.current.game_no, loser.name()));
-        self.announce_time_loss(loser);
+        let loser = match out {
+            crate::clock::OutOfTime::Side(side) => side.name(),
+            crate::clock::OutOfTime::Both => "both",
+        };
+        tracing::info!(room = %self.code, loser, "a deadline passed");
+        crate::test_events::record(|| format!("timeout {} {} {loser}", self.code, self.current.game_no));
+        self.announce_time_loss(out);
         true
     }
 

@@ -89,7 +89,7 @@ impl Match {
     }
 
     pub(super) fn is_over(&self) -> bool {
-        self.game.is_over() || self.forfeit_winner.is_some()
+        self.game.is_over() || self.forfeit_reason.is_some()
     }
 }
 

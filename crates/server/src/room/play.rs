@@ -46,7 +46,7 @@ impl Room {
                 Some(action_id),
             );
         }
-        if self.check_clocks().await || self.current.forfeit_winner.is_some() {
+        if self.check_clocks().await || self.current.forfeit_reason.is_some() {
             let e = ErrorCode::Rule(evr_rules::RuleError::GameOver);
             return self.error(conn, e, "the game is over", Some(action_id));
         }

@@ -9,7 +9,7 @@ use super::seat::{BySeat, Seat};
 use super::{Room, computer_seat, new_game};
 use crate::config::Config;
 use crate::secrets;
-use evr_store::{Store, StoredAction, StoredRoom, StoredSeat};
+use evr_store::{GameResult, Store, StoredAction, StoredRoom, StoredSeat};
 
 /// Why a stored room could not be rebuilt.
 #[derive(Debug, thiserror::Error)]
@@ -55,7 +55,7 @@ impl Room {
         let mut current = Match::new(last.game_no, last.creator_faction, game, last.secret, last.start_seq);
         let seq = replay(&mut current, &last.actions).map_err(&fail)?;
         current.forfeit_winner = last.result.and_then(|r| r.forfeit_winner);
-        current.forfeit_reason = last.result.filter(|r| r.forfeit_winner.is_some()).map(|r| r.reason);
+        current.forfeit_reason = last.result.filter(GameResult::ended).map(|r| r.reason);
         let actions = last.actions.clone();
         current.reveal = last.reveal;
 

@@ -108,6 +108,48 @@ async fn a_clock_that_runs_out_loses_the_game_on_time() -> Result<()> {
     server.stop().await
 }
 
+#[tokio::test]
+async fn both_clocks_running_out_together_end_the_game_with_no_winner() -> Result<()> {
+    let dir = support::temp_dir("clock-both-out");
+    let server = support::start_with(evr_server::Config::for_tests(dir.clone())).await?;
+    let addr = server.addr;
+    let created = support::create_room(addr, &with_clock(2, 0)).await?;
+    let (mut a, _) = Client::hello(addr, &created.code, Some(&created.token), None).await?;
+    support::join_room(addr, &created.code, Some(&support::invite_secret(&created)?))
+        .await?
+        .map_err(|e| anyhow::anyhow!("join: {e:?}"))?;
+    // neither chooses their characters: both clocks run out at the same moment
+    let room = a
+        .recv_until("the end", |m| match m {
+            ServerMsg::Room { room } if room.forfeit_reason.is_some() => Some(room),
+            _ => None,
+        })
+        .await?;
+    assert_eq!(room.forfeit_winner, None, "not the Rebel's loss: nobody's win");
+    assert_eq!(room.forfeit_reason, Some(ForfeitReason::BothOutOfTime));
+    let archive = support::get::<GameArchive>(addr, &games_path(&created.code))
+        .await?
+        .map_err(|e| anyhow::anyhow!("{e:?}"))?;
+    let game = &archive.games[0];
+    assert!(
+        game.over && game.forfeit_winner.is_none() && game.outcome.is_none(),
+        "{game:?}"
+    );
+    assert_eq!(game.forfeit_reason, Some(ForfeitReason::BothOutOfTime));
+    // and so it stays after a restart
+    server.stop().await?;
+    let server = support::start_with(evr_server::Config::for_tests(dir)).await?;
+    let (mut a, w) = Client::hello(server.addr, &created.code, Some(&created.token), None).await?;
+    assert_eq!(
+        (w.room.forfeit_winner, w.room.forfeit_reason),
+        (None, Some(ForfeitReason::BothOutOfTime))
+    );
+    let choose = *w.view.legal_actions.first().context("the engine's choice")?;
+    a.send(&support::action(w.seq, "late", choose)).await?;
+    assert_eq!(a.recv_error().await?, ErrorCode::Rule(evr_rules::RuleError::GameOver));
+    server.stop().await
+}
+
 fn recv_welcome_clock(c: &Client) -> Result<ClockView> {
     c.frames
         .iter()

@@ -102,19 +102,33 @@ pub async fn connect_from(local: std::net::IpAddr, addr: SocketAddr) -> Result<T
 
 /// [`http_as`] on a connection already open (made with [`connect_from`], say).
 pub async fn http_on(
-    mut stream: TcpStream,
+    stream: TcpStream,
     addr: SocketAddr,
     method: &str,
     path: &str,
     body: Option<&Value>,
     token: Option<&str>,
 ) -> Result<(u16, String)> {
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
     let auth = token
         .map(|t| format!("Authorization: Bearer {t}\r\n"))
         .unwrap_or_default();
+    let (status, _, body) = exchange_on(stream, addr, method, path, body, &auth).await?;
+    Ok((status, body))
+}
+
+/// One JSON request on `stream` with the header lines `headers` (each ending in `\r\n`): the
+/// status, the answer's head and its body (dechunked).
+pub async fn exchange_on(
+    mut stream: TcpStream,
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+    headers: &str,
+) -> Result<(u16, String, String)> {
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
     let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{headers}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
         body.len()
     );
     stream.write_all(req.as_bytes()).await?;
@@ -132,7 +146,7 @@ pub async fn http_on(
     } else {
         rest.to_string()
     };
-    Ok((status, body))
+    Ok((status, head.to_string(), body))
 }
 
 fn dechunk(mut s: &str) -> Result<String> {

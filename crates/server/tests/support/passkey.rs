@@ -5,7 +5,6 @@
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
-use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow};
 use base64::Engine;
@@ -15,7 +14,6 @@ use p256::ecdsa::{Signature, SigningKey};
 use serde_cbor_2::Value as Cbor;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 /// A passkey on a software authenticator.
@@ -164,36 +162,18 @@ pub async fn request_with(
     session: Option<&str>,
     extra: &str,
 ) -> Result<Answer> {
-    let mut stream = TcpStream::connect(addr).await?;
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
     let cookie = session
         .map(|s| format!("Cookie: evr_session={s}\r\n"))
         .unwrap_or_default();
-    let req = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{cookie}{extra}User-Agent: Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    stream.write_all(req.as_bytes()).await?;
-    let mut buf = Vec::new();
-    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut buf)).await??;
-    let text = String::from_utf8(buf)?;
-    let (head, rest) = text.split_once("\r\n\r\n").ok_or_else(|| anyhow!("no HTTP head"))?;
-    let status: u16 = head
-        .split_whitespace()
-        .nth(1)
-        .ok_or_else(|| anyhow!("no status"))?
-        .parse()?;
+    let headers = format!("{cookie}{extra}User-Agent: Mozilla/5.0 (X11; Linux x86_64) Chrome/156.0 Safari/537.36\r\n");
+    let (status, head, body) =
+        super::exchange_on(TcpStream::connect(addr).await?, addr, method, path, body, &headers).await?;
     let set_cookies = head
         .lines()
         .filter_map(|l| l.split_once(':'))
         .filter(|(name, _)| name.eq_ignore_ascii_case("set-cookie"))
         .map(|(_, value)| value.trim().to_string())
         .collect();
-    let body = if head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
-        super::dechunk(rest)?
-    } else {
-        rest.to_string()
-    };
     Ok(Answer {
         status,
         set_cookies,

@@ -10,7 +10,7 @@ use futures_util::FutureExt;
 use tokio_postgres::{Row, Transaction};
 
 use super::PostgresStore;
-use super::accounts::{Param, bytes, get, id_at, read_error, text};
+use super::accounts::rows::{Param, bytes, get, id_at, read_error, text, write_error};
 use crate::friends::{
     CHALLENGE, ChallengeCreated, ChallengesFrom, FriendLink, FriendRequested, FriendStore, LinkState, StoredChallenge,
 };
@@ -242,7 +242,7 @@ impl FriendStore for PostgresStore {
         let rows = self.account_statement(
             "DELETE FROM friend_links WHERE account_id = $1 AND other_id = $2 AND state = 'blocked' RETURNING 1".into(),
             vec![bytes(account), bytes(other)],
-            super::accounts::write_error,
+            write_error,
         )?;
         Ok(!rows.is_empty())
     }
@@ -295,7 +295,7 @@ impl FriendStore for PostgresStore {
              ON CONFLICT (account_id) DO UPDATE SET challenges_from = $2"
                 .into(),
             vec![bytes(account), text(from.as_str())],
-            super::accounts::write_error,
+            write_error,
         )
         .map(|_| ())
     }
@@ -401,7 +401,7 @@ impl FriendStore for PostgresStore {
         let rows = self.account_statement(
             sql,
             vec![text(id), bytes(to), text(room_code), Param::Int(now_ms)],
-            super::accounts::write_error,
+            write_error,
         )?;
         rows.first().map(challenge_row).transpose()
     }
@@ -410,7 +410,7 @@ impl FriendStore for PostgresStore {
         self.account_statement(
             "UPDATE challenges SET status = 'open', room_code = NULL WHERE id = $1".into(),
             vec![text(id)],
-            super::accounts::write_error,
+            write_error,
         )
         .map(|_| ())
     }
@@ -421,7 +421,7 @@ impl FriendStore for PostgresStore {
         } else {
             "DELETE FROM challenges WHERE id = $1 AND to_id = $2 AND status = 'open' RETURNING 1"
         };
-        let rows = self.account_statement(sql.into(), vec![text(id), bytes(account)], super::accounts::write_error)?;
+        let rows = self.account_statement(sql.into(), vec![text(id), bytes(account)], write_error)?;
         Ok(!rows.is_empty())
     }
 
@@ -435,7 +435,7 @@ impl FriendStore for PostgresStore {
         let rows = self.account_statement(
             "DELETE FROM challenges WHERE status = 'open' AND expires_at <= $1 RETURNING 1".into(),
             vec![Param::Int(now_ms)],
-            super::accounts::write_error,
+            write_error,
         )?;
         Ok(rows.len() as u64)
     }

@@ -6,7 +6,7 @@
 use rusqlite::{Connection, OptionalExtension, Row, params};
 
 use super::SqliteStore;
-use super::accounts::id_at;
+use super::accounts::rows::id_at;
 use crate::friends::{
     CHALLENGE, ChallengeCreated, ChallengesFrom, FriendLink, FriendRequested, FriendStore, LinkState, StoredChallenge,
 };

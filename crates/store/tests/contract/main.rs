@@ -7,6 +7,7 @@
 // Test code: a failed unwrap is a failed test, with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+mod account_lifecycle;
 mod accounts;
 mod core;
 mod deadlines;

@@ -3,199 +3,29 @@
 //! between two group commits, so that writes are one at a time (a secret is used once, a count
 //! and its insert are atomic); reads on the reading connection.
 
-use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params};
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
+// (`pub(super)`: the friends' store shares its rows' helpers and transactions, `sqlite/friends.rs`)
+pub(super) mod rows;
+mod schema;
+
+pub(crate) use self::schema::ACCOUNTS_SCHEMA;
+
+use self::rows::{
+    ACCOUNT, CEREMONY, DAY_MS, PASSKEY, SESSION, account_row, ceremony_row, corrupt, decode_seat, id_at, passkey_row,
+    read_error, seats_of, session_row, write_error,
+};
 use super::SqliteStore;
 use crate::accounts::{
     AccountCreated, AccountId, AccountSeat, AccountStore, MailAllowed, NewAccount, PasskeyRemoved, SeatKept,
     StoredAccount, StoredCeremony, StoredPasskey, StoredSession,
 };
-use crate::columns::account_id_from_column;
 use crate::{StoreError, StoredSeat};
-
-/// The schema version that adds the accounts (`sqlite/schema.rs`). A deleted account keeps its
-/// row (its `username_key` stays taken) with its personal columns emptied; the seats it kept stay.
-pub(crate) const ACCOUNTS_SCHEMA: &str = "
-CREATE TABLE accounts (
-    id BLOB PRIMARY KEY,
-    username TEXT,
-    username_key TEXT NOT NULL UNIQUE,
-    created_at INTEGER NOT NULL,
-    deleted_at INTEGER,
-    email TEXT,
-    email_confirmed INTEGER NOT NULL DEFAULT 0,
-    email_confirm_hash BLOB UNIQUE,
-    email_confirm_expires_at INTEGER
-);
-CREATE INDEX accounts_email ON accounts (email);
-CREATE TABLE account_passkeys (
-    credential_id BLOB PRIMARY KEY,
-    account_id BLOB NOT NULL REFERENCES accounts(id),
-    passkey TEXT NOT NULL,
-    label TEXT NOT NULL,
-    created_at INTEGER NOT NULL,
-    last_used_at INTEGER
-);
-CREATE INDEX account_passkeys_account ON account_passkeys (account_id);
-CREATE TABLE account_sessions (
-    id_hash BLOB PRIMARY KEY,
-    account_id BLOB NOT NULL REFERENCES accounts(id),
-    label TEXT NOT NULL,
-    created_at INTEGER NOT NULL,
-    last_seen_at INTEGER NOT NULL,
-    expires_at INTEGER NOT NULL
-);
-CREATE INDEX account_sessions_account ON account_sessions (account_id);
-CREATE TABLE account_ceremonies (
-    id_hash BLOB PRIMARY KEY,
-    kind TEXT NOT NULL,
-    account_id BLOB,
-    username TEXT,
-    state TEXT NOT NULL,
-    expires_at INTEGER NOT NULL
-);
-CREATE INDEX account_ceremonies_account ON account_ceremonies (account_id);
-CREATE TABLE account_seats (
-    room_code TEXT NOT NULL,
-    seat TEXT NOT NULL,
-    account_id BLOB NOT NULL REFERENCES accounts(id),
-    added_at INTEGER NOT NULL,
-    PRIMARY KEY (room_code, seat)
-);
-CREATE INDEX account_seats_account ON account_seats (account_id, added_at);
-CREATE TABLE account_sign_in_links (
-    secret_hash BLOB PRIMARY KEY,
-    account_id BLOB NOT NULL REFERENCES accounts(id),
-    expires_at INTEGER NOT NULL
-);
-CREATE INDEX account_sign_in_links_account ON account_sign_in_links (account_id);
-CREATE TABLE account_sign_in_mails (
-    email_key BLOB NOT NULL,
-    sent_at INTEGER NOT NULL
-);
-CREATE INDEX account_sign_in_mails_key ON account_sign_in_mails (email_key, sent_at);
-";
-
-/// How long a sign-in mail is counted at most (`purge_accounts`).
-const DAY_MS: i64 = 24 * 3_600_000;
-
-const ACCOUNT: &str = "id, username, created_at, deleted_at, email, email_confirmed";
-const PASSKEY: &str = "credential_id, account_id, passkey, label, created_at, last_used_at";
-const SESSION: &str = "id_hash, account_id, label, created_at, last_seen_at, expires_at";
-const CEREMONY: &str = "id_hash, kind, account_id, username, state, expires_at";
-
-pub(super) fn read_error(e: rusqlite::Error) -> StoreError {
-    StoreError::Read(e.to_string())
-}
-
-pub(super) fn write_error(e: rusqlite::Error) -> StoreError {
-    StoreError::Write(e.to_string())
-}
-
-/// A row's account id, or the decoding error (as a rusqlite error, so that it travels out of a
-/// query; turned back into [`StoreError::Corrupt`] by [`corrupt`]).
-pub(super) fn id_at(r: &Row<'_>, i: usize) -> rusqlite::Result<AccountId> {
-    let bytes: Vec<u8> = r.get(i)?;
-    account_id_from_column(&bytes).map_err(|e| {
-        rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Blob, Box::new(Corrupt(e.to_string())))
-    })
-}
-
-#[derive(Debug)]
-struct Corrupt(String);
-
-impl std::fmt::Display for Corrupt {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for Corrupt {}
-
-/// A read's error: damage as [`StoreError::Corrupt`], the rest as `otherwise` makes it.
-fn corrupt(otherwise: fn(rusqlite::Error) -> StoreError) -> impl Fn(rusqlite::Error) -> StoreError {
-    move |e| match &e {
-        rusqlite::Error::FromSqlConversionFailure(_, _, inner) if inner.is::<Corrupt>() => StoreError::Corrupt {
-            what: inner.to_string(),
-        },
-        _ => otherwise(e),
-    }
-}
-
-fn account_row(r: &Row<'_>) -> rusqlite::Result<StoredAccount> {
-    Ok(StoredAccount {
-        id: id_at(r, 0)?,
-        username: r.get(1)?,
-        created_at: r.get(2)?,
-        deleted_at: r.get(3)?,
-        email: r.get(4)?,
-        email_confirmed: r.get(5)?,
-    })
-}
-
-fn passkey_row(r: &Row<'_>) -> rusqlite::Result<StoredPasskey> {
-    Ok(StoredPasskey {
-        credential_id: r.get(0)?,
-        account: id_at(r, 1)?,
-        passkey: r.get(2)?,
-        label: r.get(3)?,
-        created_at: r.get(4)?,
-        last_used_at: r.get(5)?,
-    })
-}
-
-fn session_row(r: &Row<'_>) -> rusqlite::Result<StoredSession> {
-    Ok(StoredSession {
-        id_hash: r.get(0)?,
-        account: id_at(r, 1)?,
-        label: r.get(2)?,
-        created_at: r.get(3)?,
-        last_seen_at: r.get(4)?,
-        expires_at: r.get(5)?,
-    })
-}
-
-fn ceremony_row(r: &Row<'_>) -> rusqlite::Result<StoredCeremony> {
-    let account: Option<Vec<u8>> = r.get(2)?;
-    let account = match account {
-        Some(_) => Some(id_at(r, 2)?),
-        None => None,
-    };
-    Ok(StoredCeremony {
-        id_hash: r.get(0)?,
-        kind: r.get(1)?,
-        account,
-        username: r.get(3)?,
-        state: r.get(4)?,
-        expires_at: r.get(5)?,
-    })
-}
-
-fn seat_row(r: &Row<'_>) -> rusqlite::Result<(String, String, i64)> {
-    Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-}
-
-fn decode_seat((code, seat, added_at): (String, String, i64)) -> Result<AccountSeat, StoreError> {
-    Ok(AccountSeat {
-        code,
-        seat: StoredSeat::from_text(&seat)?,
-        added_at,
-    })
-}
-
-fn seats_of(conn: &Connection, account: &AccountId) -> rusqlite::Result<Vec<(String, String, i64)>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT room_code, seat, added_at FROM account_seats WHERE account_id = ?1
-         ORDER BY added_at DESC, room_code DESC, seat DESC",
-    )?;
-    let rows = stmt.query_map(params![account.as_slice()], seat_row)?;
-    rows.collect()
-}
 
 impl SqliteStore {
     /// Runs `f` in one immediate transaction on the writing connection (between two group
     /// commits), committed if it returns `Ok` and rolled back otherwise.
-    pub(super) fn account_write<T>(
+    pub(in crate::sqlite) fn account_write<T>(
         &self,
         f: impl FnOnce(&rusqlite::Transaction<'_>) -> rusqlite::Result<T>,
     ) -> Result<T, StoreError> {
@@ -209,7 +39,10 @@ impl SqliteStore {
             .map_err(corrupt(write_error))
     }
 
-    pub(super) fn account_read<T>(&self, f: impl FnOnce(&Connection) -> rusqlite::Result<T>) -> Result<T, StoreError> {
+    pub(in crate::sqlite) fn account_read<T>(
+        &self,
+        f: impl FnOnce(&Connection) -> rusqlite::Result<T>,
+    ) -> Result<T, StoreError> {
         let conn = self.reader.lock().map_err(|_| StoreError::Closed)?;
         f(&conn).map_err(corrupt(read_error))
     }

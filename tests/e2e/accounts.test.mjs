@@ -1,0 +1,398 @@
+// End-to-end test of accounts (proto/PROTOCOL.md, *Accounts*): a player starts a game against the
+// computer without an account, keeps it by creating an account with a passkey, signs in on a second
+// device with that passkey, finds the game in the list there and moves in it; from the second device
+// signs the first out (the first's next account request is refused), downloads the account's data and
+// deletes the account. Passkeys come from Chromium's DevTools virtual authenticator (one per browser
+// context: a "device"); the second device's is given a copy of the first's passkey, as a synced
+// passkey would be. axe-core and the 375 px overflow check run on the account's screens.
+//
+// Plain JavaScript ESM run by `node --test` (tests/e2e/run.sh, EVR_E2E_ONLY=accounts). It starts its
+// own server (EVR_ACCOUNTS_SERVER_BIN, default target/release/evr-server) on a free loopback port with
+// `--public-origin http://localhost:PORT`: passkeys need a host name (not an IP address) and a secure
+// context, which http://localhost is.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const REPO = resolve(HERE, "../..");
+const ARTIFACTS = process.env.E2E_ARTIFACTS ?? join(HERE, "artifacts");
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const BIN = process.env.EVR_ACCOUNTS_SERVER_BIN ?? join(REPO, "target/release/evr-server");
+const DEAL_SEED = Number(process.env.E2E_DEAL_SEED ?? 20261126) >>> 0;
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 375, height: 812 };
+const LANGS = ["en", "zh-Hant", "ja"];
+const USERNAME = "Ana_e2e";
+
+const t0 = Date.now();
+const log = (msg) => console.log(`[accounts +${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function freePort() {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.unref();
+    s.on("error", rej);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => res(port));
+    });
+  });
+}
+
+/** Polls `cond` (sync or async) every 100 ms until it gives a truthy value; fails after `ms`. */
+async function until(cond, what, ms) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await cond();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+// ---------------------------------------------------------------- page checks
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+const AXE = [];
+const OVERFLOW = [];
+
+/** axe-core on this page in every language, at the desktop and phone sizes; failures: serious /
+ *  critical. And no horizontal overflow. `ready`: what shows once the account's texts in that
+ *  language have arrived (they load on demand, web-client/src/i18n/account.ts). The page's viewport
+ *  and language are put back after. */
+async function axe(page, screen, ready) {
+  const back = page.viewportSize();
+  for (const size of [DESKTOP, PHONE]) {
+    await page.setViewportSize(size);
+    for (const l of LANGS) {
+      await setLang(page, l);
+      await page.waitForSelector(ready);
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      if (!(await page.evaluate(() => !!window.axe))) await page.evaluate(AXE_SOURCE);
+      const v = await page.evaluate(async () =>
+        (await window.axe.run(document, { resultTypes: ["violations"] })).violations.map((x) => ({
+          id: x.id,
+          impact: x.impact,
+          n: x.nodes.length,
+          targets: x.nodes.slice(0, 3).map((n) => n.target.join(" ")),
+        })),
+      );
+      const bad = v.filter((x) => x.impact === "serious" || x.impact === "critical");
+      AXE.push({ screen, lang: l, size: `${size.width}×${size.height}`, bad });
+      if (bad.length) log(`axe ${screen} ${l} ${size.width}: ${bad.map((b) => `${b.id} [${b.impact}] ×${b.n}: ${b.targets.join(" | ")}`).join("; ")}`);
+      const over = await page.evaluate(() => {
+        const w = Math.min(window.innerWidth, document.documentElement.clientWidth);
+        const sw = document.documentElement.scrollWidth;
+        return sw <= w + 1 ? null : `${sw} px wide in a ${w} px viewport`;
+      });
+      if (over) OVERFLOW.push(`${screen} ${l} ${size.width}px: ${over}`);
+    }
+  }
+  await setLang(page, "en");
+  await page.setViewportSize(back);
+}
+
+async function setLang(page, l) {
+  const select = page.locator("select[aria-label]").first();
+  if ((await select.count()) === 0) return;
+  await select.selectOption(l);
+  await page.waitForFunction((l) => document.documentElement.lang === l, l);
+}
+
+async function shot(page, name) {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `accounts-${name}.png`), fullPage: true }).catch(() => {});
+}
+
+// ---------------------------------------------------------------- moving in a game
+/** Follows a page's WebSocket: the answers to its actions and the last `seq`. */
+function trackFrames(page, P) {
+  P.answers = [];
+  P.seq = -1;
+  page.on("websocket", (ws) =>
+    ws.on("framereceived", ({ payload }) => {
+      let m;
+      try {
+        m = JSON.parse(String(payload));
+      } catch {
+        return;
+      }
+      if (typeof m.seq === "number" && (m.type === "update" || m.type === "welcome")) P.seq = Math.max(P.seq, m.seq);
+      if (m.type === "ack" || (m.type === "error" && m.action_id)) P.answers.push(m);
+    }),
+  );
+}
+
+/** What the page lets its player decide now (null: nothing). */
+function detect() {
+  if (document.querySelector(".gameover")) return "over";
+  if (document.querySelector(".toast")) return "toast";
+  if (!document.querySelector(".room")) return null;
+  const picks = [...document.querySelectorAll("button.pick")];
+  if (picks.length) {
+    const on = picks.filter((b) => b.getAttribute("aria-pressed") === "true").length;
+    const confirm = document.querySelector(".chars .actionbar button.primary");
+    return on < 4 || (confirm && !confirm.disabled) ? "chars" : null;
+  }
+  const dlg = document.querySelector('[role="dialog"]');
+  if (dlg) {
+    const radios = [...dlg.querySelectorAll('input[type="radio"]')];
+    const confirm = dlg.querySelector("button.primary");
+    if (radios.length && (!radios.some((r) => r.checked) || (confirm && !confirm.disabled))) return "dialog";
+    return null;
+  }
+  if ([...document.querySelectorAll("button.strategy")].some((b) => !b.disabled)) return "strategy";
+  if ([...document.querySelectorAll(".table .actionbar button")].some((b) => !b.disabled)) return "struggle";
+  return null;
+}
+
+/** Clicks `sel` (the first enabled match) and waits for the server's answer: true if accepted. */
+async function act(P, sel, { sends = true } = {}) {
+  const before = P.answers.length;
+  const el = await P.page.$(`${sel}:not([disabled])`);
+  if (!el) return false;
+  await el.click();
+  if (!sends) return true;
+  const answer = await until(() => P.answers[before], `the answer to ${sel}`, 15_000);
+  if (answer.type === "error") {
+    log(`${P.name}: ${sel} refused (${answer.code})`);
+    return false;
+  }
+  await until(() => P.seq >= answer.seq, `update ${answer.seq}`, 15_000);
+  return true;
+}
+
+/** The k-th 4-subset of n (lexicographic). */
+function combination(n, r, k) {
+  const all = [];
+  const rec = (start, acc) => {
+    if (acc.length === r) return void all.push(acc);
+    for (let i = start; i < n; i++) rec(i + 1, [...acc, i]);
+  };
+  rec(0, []);
+  return all[k % all.length];
+}
+
+/** Waits for a decision on the page and makes it; returns what it was. */
+async function decide(P) {
+  const kind = await until(async () => {
+    const k = await P.page.evaluate(detect);
+    if (k !== "toast") return k;
+    await P.page.click(".toast button").catch(() => {});
+    return null;
+  }, `a decision for ${P.name}`, 30_000);
+  if (kind === "chars") {
+    for (let tries = 0; tries < 70; tries++) {
+      for (const b of await P.page.$$('button.pick[aria-pressed="true"]')) await b.click();
+      const n = (await P.page.$$("button.pick")).length;
+      for (const i of combination(n, 4, tries)) await (await P.page.$$("button.pick"))[i].click();
+      if (await P.page.$eval(".chars .actionbar button.primary", (b) => !b.disabled)) {
+        if (await act(P, ".chars .actionbar button.primary")) return kind;
+      }
+    }
+    throw new Error(`${P.name}: no legal set of 4 characters`);
+  }
+  if (kind === "strategy") {
+    await act(P, "button.strategy", { sends: false });
+    assert.ok(await act(P, "button.strategy-confirm"), "the strategy is taken");
+    return kind;
+  }
+  if (kind === "dialog") {
+    if (!(await P.page.$$eval('[role="dialog"] input[type="radio"]', (rs) => rs.some((r) => r.checked)))) {
+      await P.page.locator('[role="dialog"] label:has(input[type="radio"])').first().click();
+    }
+    assert.ok(await act(P, '[role="dialog"] button.primary'), "the choice is taken");
+    return kind;
+  }
+  if (kind === "struggle") {
+    if (!(await act(P, ".table .actionbar button.primary"))) assert.ok(await act(P, ".table .actionbar button"), "a move is taken");
+    return kind;
+  }
+  return kind;
+}
+
+// ---------------------------------------------------------------- the test
+test("a game kept by an account: a passkey, a second device, signing out, the data, deletion", { timeout: 300_000 }, async () => {
+  assert.ok(existsSync(BIN), `${BIN} missing: build the server first (README.md)`);
+  const dataDir = mkdtempSync(join(tmpdir(), "evr-accounts-data-"));
+  const port = await freePort();
+  const base = `http://localhost:${port}`;
+  const proc = spawn(
+    BIN,
+    [
+      "--bind", `127.0.0.1:${port}`,
+      "--data-dir", dataDir,
+      "--messages-per-second", "1000",
+      "--public-origin", base,
+      "--test-fixed-seed", String(DEAL_SEED),
+    ],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let serverLog = "";
+  proc.stdout.on("data", (d) => (serverLog = (serverLog + d).slice(-50_000)));
+  proc.stderr.on("data", (d) => (serverLog = (serverLog + d).slice(-50_000)));
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  const errors = [];
+  try {
+    await until(async () => {
+      try {
+        return (await fetch(`http://127.0.0.1:${port}/healthz`)).ok;
+      } catch {
+        return false;
+      }
+    }, "the server's /healthz", 20_000);
+
+    /** A device: a browser context of its own with a virtual authenticator (a platform passkey store). */
+    const device = async (name, viewport) => {
+      const ctx = await browser.newContext({ viewport, locale: "en-GB", acceptDownloads: true });
+      const page = await ctx.newPage();
+      page.on("pageerror", (e) => errors.push(`${name}: ${e.message}`));
+      page.on("console", (m) => {
+        if (m.type() === "error" && m.text().includes("Content Security Policy")) errors.push(`${name}: ${m.text()}`);
+      });
+      const cdp = await ctx.newCDPSession(page);
+      await cdp.send("WebAuthn.enable");
+      const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+        options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+      });
+      const P = { name, ctx, page, cdp, authenticatorId };
+      trackFrames(page, P);
+      return P;
+    };
+    const session = (P) => P.page.evaluate(() => fetch("/api/session").then((r) => r.json()));
+
+    // -- device A plays against the computer, no account
+    const A = await device("first device", DESKTOP);
+    await A.page.goto(`${base}/`);
+    await A.page.waitForSelector(".account-entry");
+    assert.match(await A.page.textContent(".account-entry"), /Keep your games: create an account with a passkey/);
+    await axe(A.page, "landing with the account entry", ".account-entry");
+    await shot(A.page, "00-landing");
+    await A.page.click(".f-opponent .opt-easy");
+    await A.page.click("form.create button.primary[type=submit]");
+    await A.page.waitForURL(/\/r\/[0-9A-Z]+$/);
+    const code = new URL(A.page.url()).pathname.split("/")[2];
+    const first = await decide(A);
+    log(`room ${code} against the computer; the first device made its first decision (${first})`);
+
+    // -- A keeps it: an account with a passkey, the device's seats kept at once
+    await A.page.goto(`${base}/`);
+    await A.page.click(".account-entry a.primary");
+    await A.page.waitForSelector("#account-username");
+    await axe(A.page, "account page, signed out", "#account-username");
+    await shot(A.page, "01-signed-out");
+    await A.page.fill("#account-username", "x");
+    await A.page.click("form button.primary[type=submit]");
+    assert.match(await A.page.textContent("[role=alert]"), /2 to 20/, "a too short username is refused before any request");
+    await A.page.fill("#account-username", USERNAME);
+    await A.page.click("form button.primary[type=submit]");
+    await A.page.waitForSelector("#passkeys-h", { timeout: 20_000 });
+    assert.match(await A.page.textContent("[role=status]"), /1 game kept in your account/);
+    assert.equal((await session(A)).account?.username, USERNAME);
+    await axe(A.page, "account page, signed in", "#passkeys-h");
+    await shot(A.page, "02-signed-in");
+    log(`account ${USERNAME} registered with a passkey; the room is kept`);
+
+    // -- device B gets the passkey (as a synced passkey would arrive) and signs in with it
+    const { credentials } = await A.cdp.send("WebAuthn.getCredentials", { authenticatorId: A.authenticatorId });
+    assert.equal(credentials.length, 1, "the first device made one passkey");
+    const B = await device("second device", PHONE);
+    await B.cdp.send("WebAuthn.addCredential", { authenticatorId: B.authenticatorId, credential: credentials[0] });
+    // (no passkey autofill on this device: the virtual authenticator would answer it at once, and
+    // this device signs in with the button; a third device signs in by autofill below)
+    await B.page.addInitScript(() => {
+      PublicKeyCredential.isConditionalMediationAvailable = async () => false;
+    });
+    await B.page.goto(`${base}/#/account`);
+    await B.page.waitForSelector("#account-sign-in-name");
+    await B.page.click("#sign-in-h ~ button");
+    await B.page.waitForSelector("#passkeys-h", { timeout: 20_000 });
+    log("the second device signed in with its copy of the passkey (the button)");
+    assert.equal((await session(B)).account?.username, USERNAME);
+
+    // -- B's list shows the game; opening it takes a token of B's own, and B moves in it
+    await B.page.goto(`${base}/`);
+    const row = B.page.locator(".room-row", { has: B.page.locator(".room-link") }).filter({ hasText: /vs/ });
+    await row.first().waitFor({ timeout: 20_000 });
+    assert.equal(await B.page.locator(".room-row").count(), 1, "the account's one room, listed once");
+    await axe(B.page, "landing signed in with the account's room", ".account-entry");
+    await shot(B.page, "03-phone-landing-signed-in");
+    await Promise.all([B.page.waitForURL(new RegExp(`/r/${code}$`)), B.page.click(".room-row .room-link")]);
+    assert.ok(await B.page.evaluate((c) => localStorage.getItem(`evr.token.${c}`), code), "the second device keeps a token of its own");
+    const moved = await decide(B);
+    log(`the second device moved in the room (${moved})`);
+
+    // -- B signs A out; A's next account request is refused
+    await B.page.goto(`${base}/#/account`);
+    await B.page.waitForSelector("#devices-h");
+    await A.page.goto(`${base}/#/account`);
+    await A.page.waitForSelector("#data-h");
+    await B.page.reload();
+    await B.page.waitForSelector("#devices-h ~ ul button.link");
+    await B.page.click("#devices-h ~ ul button.link");
+    await until(async () => (await B.page.$$("#devices-h ~ ul li")).length === 1, "one signed-in device left", 10_000);
+    await A.page.click("#data-h ~ button");
+    await A.page.waitForSelector("[role=alert]");
+    assert.match(await A.page.textContent("[role=alert]"), /not signed in/);
+    assert.equal(await A.page.evaluate(() => fetch("/api/account").then((r) => r.status)), 401);
+    assert.equal((await session(A)).account, null);
+    log("the first device was signed out from the second; its next request was refused");
+    // -- a third device signs in by passkey autofill (the virtual authenticator answers the page's
+    // conditional request at once). Its copy of the passkey is the second device's: webauthn-rs
+    // refuses a passkey whose signature counter went back (a cloned authenticator), and the virtual
+    // authenticator counts
+    const copied = await B.cdp.send("WebAuthn.getCredentials", { authenticatorId: B.authenticatorId });
+    const C = await device("third device", PHONE);
+    await C.cdp.send("WebAuthn.addCredential", { authenticatorId: C.authenticatorId, credential: copied.credentials[0] });
+    await C.page.goto(`${base}/#/account`);
+    await C.page.waitForSelector("#passkeys-h", { timeout: 20_000 });
+    assert.equal((await session(C)).account?.username, USERNAME);
+    await C.ctx.close();
+    log("a third device signed in by passkey autofill");
+
+    // -- B downloads the account's data
+    const [download] = await Promise.all([B.page.waitForEvent("download"), B.page.click("#data-h ~ button")]);
+    const file = join(mkdtempSync(join(tmpdir(), "evr-accounts-export-")), download.suggestedFilename());
+    await download.saveAs(file);
+    const data = JSON.parse(readFileSync(file, "utf8"));
+    assert.equal(data.account.username, USERNAME);
+    assert.equal(data.rooms.length, 1, "the export holds the kept room");
+    rmSync(dirname(file), { recursive: true, force: true });
+    log(`the data downloaded (${download.suggestedFilename()})`);
+
+    // -- B deletes the account: a wrong username first, then the right one
+    await B.page.fill("#account-delete", `${USERNAME}x`);
+    await B.page.click(".delete-account button[type=submit]");
+    assert.match(await B.page.textContent(".delete-account [role=alert]"), /nothing was deleted/);
+    assert.equal((await session(B)).account?.username, USERNAME);
+    await B.page.fill("#account-delete", USERNAME);
+    await Promise.all([B.page.waitForURL(`${base}/`), B.page.click(".delete-account button[type=submit]")]);
+    assert.equal((await session(B)).account, null);
+    await B.page.waitForSelector(".account-entry a.primary");
+    // the game stays on the devices that hold its seat
+    assert.ok(await B.page.evaluate((c) => localStorage.getItem(`evr.token.${c}`), code));
+    log("the account was deleted; the second device is signed out");
+
+    log(`${AXE.length} axe checks`);
+    assert.deepEqual(AXE.filter((a) => a.bad.length), [], "axe: no serious or critical violations");
+    assert.deepEqual(OVERFLOW, [], "no horizontal overflow");
+    assert.deepEqual(errors, [], "no page errors");
+  } catch (e) {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    writeFileSync(join(ARTIFACTS, "accounts-server.log"), serverLog);
+    throw e;
+  } finally {
+    await browser.close();
+    proc.kill("SIGTERM");
+    await Promise.race([new Promise((r) => proc.once("exit", r)), sleep(5000)]);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
