@@ -18,7 +18,15 @@ export type AccountErrorCode =
   | "last_way_to_sign_in"
   | "sign_in_link_invalid"
   | "seat_not_kept"
-  | "confirmation_mismatch";
+  | "confirmation_mismatch"
+  | "player_not_found"
+  | "not_friends"
+  | "challenges_closed"
+  | "too_many_challenges"
+  | "too_many_friends"
+  | "player_blocked"
+  | "challenge_not_found"
+  | "no_friend_request";
 
 export type AccountText = {
   readonly errors: { readonly [C in AccountErrorCode]: string };
