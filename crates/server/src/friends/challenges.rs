@@ -284,8 +284,13 @@ pub async fn accept(
         let Some(challenge) = s.ok(s.friends.accept_challenge(&challenge_id, &account, &room, now))? else {
             return Err(not_found());
         };
-        let challenger = s.username(&challenge.from)?;
-        Ok((challenge, challenger))
+        let Some(challenger) = s.username(&challenge.from)? else {
+            // the challenger deleted their account since: the challenge goes with it
+            s.ok(s.friends.reopen_challenge(&challenge_id))?;
+            s.ok(s.friends.drop_challenge(&challenge_id, &account, false))?;
+            return Err(not_found());
+        };
+        Ok((challenge, Some(challenger)))
     })
     .await?;
     match make_room(&app, &challenge, &code, challenger, &me.username).await {

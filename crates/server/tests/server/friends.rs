@@ -489,3 +489,38 @@ async fn a_page_of_another_site_changes_no_friend_nor_challenge() -> Result<()> 
     assert_eq!(get(addr, "/api/account/challenges", &cassian).await?, challenges_before);
     server.stop().await
 }
+
+#[tokio::test]
+async fn a_deleted_account_leaves_its_friends_lists_and_its_challenges_make_no_room() -> Result<()> {
+    let server = support::start("friends-deleted").await?;
+    let addr = server.addr;
+    let (_, maz) = passkey::register(addr, "Maz").await?;
+    let (_, rose) = passkey::register(addr, "Rose").await?;
+    befriend(addr, &maz, "Maz", &rose, "Rose").await?;
+    let made = post(
+        addr,
+        "/api/account/challenges",
+        json!({"username": "Rose", "side": "rebel", "rated": false, "spectators": "off"}),
+        &maz,
+    )
+    .await?
+    .json()?;
+    let id = made["id"].as_str().context("an id")?.to_string();
+    let deleted = post(addr, "/api/account/delete", json!({"username": "Maz"}), &maz).await?;
+    assert_eq!(deleted.status, 204, "{}", deleted.body);
+    let roses = get(addr, "/api/account/friends", &rose).await?;
+    assert!(names(&roses, "friends").is_empty(), "{roses}");
+    let challenges = get(addr, "/api/account/challenges", &rose).await?;
+    assert!(
+        challenges["incoming"].as_array().is_some_and(Vec::is_empty),
+        "{challenges}"
+    );
+    let accepted = post(addr, &format!("/api/account/challenges/{id}/accept"), json!({}), &rose).await?;
+    assert_eq!(
+        (accepted.status, code_of(&accepted)),
+        (404, "challenge_not_found".into())
+    );
+    let rooms = get(addr, "/api/account/rooms", &rose).await?;
+    assert_eq!(rooms["rooms"], json!([]), "no room was made");
+    server.stop().await
+}
