@@ -15,8 +15,11 @@ import { MemoryStorage } from "../src/net/env";
 import type { SeatSummary } from "../src/net/protocol";
 import { TokenStore } from "../src/net/tokens";
 import { accountRooms, type ListedRoom, orderRooms, withAccountRooms } from "../src/state/rooms";
-import { askAgain, DeleteAccount, LinkPage, Slot, setAuthenticator } from "../src/ui/account/Account";
+import { Slot } from "../src/ui/account/Account";
+import { DeleteAccount } from "../src/ui/account/Data";
 import { keepDeviceSeats, register, signIn } from "../src/ui/account/flows";
+import { LinkPage } from "../src/ui/account/LinkPage";
+import { askAgain, setAuthenticator } from "../src/ui/account/shared";
 import {
   type Authenticator,
   creationOptions,
