@@ -410,6 +410,29 @@ describe("the account's screens", () => {
     expect(root().querySelector("[role=status]")!.textContent).toBe(text().emailSent);
   });
 
+  it("the passkey autofill's request refused (no passkey on this device) shows no failure", async () => {
+    const { calls, fetchFn } = server({
+      "GET /api/session": [200, { account: null, passkey_rp_id: "localhost", email_sign_in: true }],
+      "POST /api/account/sign-in/begin": [200, { ceremony: "c1", options: OPTIONS }],
+    });
+    vi.stubGlobal("fetch", fetchFn);
+    vi.stubGlobal("PublicKeyCredential", () => {});
+    askAgain();
+    const { auth } = fakeAuthenticator();
+    setAuthenticator({
+      ...auth,
+      autofill: async () => true,
+      get: async () => {
+        throw new DOMException("no credential", "NotAllowedError");
+      },
+    });
+    act(() => render(<Slot at="page" sub="" />, root()));
+    await until(() => calls.some((c) => c.url === "/api/account/sign-in/begin"));
+    await act(async () => void (await new Promise((r) => setTimeout(r, 20))));
+    expect(root().querySelector("#account-sign-in-name")).not.toBeNull();
+    expect(root().querySelector("[role=alert]")).toBeNull();
+  });
+
   it("the account page registers with the typed username and says how many games were kept", async () => {
     localStorage.clear();
     localStorage.setItem("evr.token.DEVICE01", "t1");

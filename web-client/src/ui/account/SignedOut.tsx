@@ -34,7 +34,10 @@ export function SignedOut({ text, s }: { text: AccountText; s: SessionState }) {
         const controller = new AbortController();
         autofill.current = controller;
         signIn(api, authenticator(), tokens, controller.signal).then(done, (err: unknown) => {
-          if (!controller.signal.aborted) enter.setError(failure(text, err));
+          // the autofill's own request ending unanswered (no passkey of this site here: some
+          // authenticators refuse at once) is nothing the player asked for or cancelled: no word
+          if (controller.signal.aborted || (err instanceof DOMException && err.name === "NotAllowedError")) return;
+          enter.setError(failure(text, err));
         });
       });
     return () => {
