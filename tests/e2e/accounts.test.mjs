@@ -1,25 +1,30 @@
 // End-to-end test of accounts (proto/PROTOCOL.md, *Accounts*): a player starts a game against the
-// computer without an account, keeps it by creating an account with a passkey, signs in on a second
-// device with that passkey, finds the game in the list there and moves in it; from the second device
-// signs the first out (the first's next account request is refused), downloads the account's data and
-// deletes the account. Passkeys come from Chromium's DevTools virtual authenticator (one per browser
-// context: a "device"); the second device's is given a copy of the first's passkey, as a synced
-// passkey would be. axe-core and the 375 px overflow check run on the account's screens.
+// computer without an account, keeps it by creating an account with a passkey, gives the account an
+// email address and confirms it by the link mailed to it; signs in on a second device with that
+// passkey, finds the game in the list there and moves in it; from the second device signs the first
+// out (the first's next account request is refused). A third device, without any passkey, asks for an
+// email sign-in link, opens the mailed link, presses its button, finds the game in its list and moves
+// in it; a fourth signs in by passkey autofill. Last, the second device downloads the account's data
+// and deletes the account. Passkeys come from Chromium's DevTools virtual authenticator (one per
+// browser context: a "device"); the second and fourth devices' are given a copy of a passkey, as a
+// synced passkey would be. The mails are taken from a real SMTP server on loopback (mail.mjs).
+// axe-core and the 375 px overflow check run on the account's screens.
 //
-// Plain JavaScript ESM run by `node --test` (tests/e2e/run.sh, EVR_E2E_ONLY=accounts). It starts its
-// own server (EVR_ACCOUNTS_SERVER_BIN, default target/release/evr-server) on a free loopback port with
-// `--public-origin http://localhost:PORT`: passkeys need a host name (not an IP address) and a secure
-// context, which http://localhost is.
+// Plain JavaScript ESM run by `node --test` (tests/e2e/run.sh, EVR_E2E_ONLY=accounts). It starts the
+// SMTP sink (mail.mjs, on EVR_SINK_PYTHON: a Python with aiosmtpd) and its own server
+// (EVR_ACCOUNTS_SERVER_BIN, default target/release/evr-server) on a free loopback port with
+// `--public-origin http://localhost:PORT` and `--smtp-url` to the sink: passkeys need a host name (not
+// an IP address) and a secure context, which http://localhost is.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { Mailbox, startSink, to } from "./mail.mjs";
+import { child, freePort, healthy, until } from "./util.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, "../..");
@@ -31,33 +36,10 @@ const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 375, height: 812 };
 const LANGS = ["en", "zh-Hant", "ja"];
 const USERNAME = "Ana_e2e";
+const EMAIL = "ana.e2e@example.org";
 
 const t0 = Date.now();
 const log = (msg) => console.log(`[accounts +${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function freePort() {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.unref();
-    s.on("error", rej);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
-  });
-}
-
-/** Polls `cond` (sync or async) every 100 ms until it gives a truthy value; fails after `ms`. */
-async function until(cond, what, ms) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await cond();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 // ---------------------------------------------------------------- page checks
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -220,35 +202,32 @@ async function decide(P) {
 }
 
 // ---------------------------------------------------------------- the test
-test("a game kept by an account: a passkey, a second device, signing out, the data, deletion", { timeout: 300_000 }, async () => {
+test("a game kept by an account: a passkey, an email address, more devices, signing out, the data, deletion", { timeout: 300_000 }, async () => {
   assert.ok(existsSync(BIN), `${BIN} missing: build the server first (README.md)`);
   const dataDir = mkdtempSync(join(tmpdir(), "evr-accounts-data-"));
+  const sink = await startSink(join(ARTIFACTS, "accounts-smtp-sink.log"));
   const port = await freePort();
   const base = `http://localhost:${port}`;
-  const proc = spawn(
-    BIN,
-    [
-      "--bind", `127.0.0.1:${port}`,
-      "--data-dir", dataDir,
-      "--messages-per-second", "1000",
-      "--public-origin", base,
-      "--test-fixed-seed", String(DEAL_SEED),
-    ],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
-  let serverLog = "";
-  proc.stdout.on("data", (d) => (serverLog = (serverLog + d).slice(-50_000)));
-  proc.stderr.on("data", (d) => (serverLog = (serverLog + d).slice(-50_000)));
+  const server = child(join(ARTIFACTS, "accounts-server.log"), BIN, [
+    "--bind", `127.0.0.1:${port}`,
+    "--data-dir", dataDir,
+    "--messages-per-second", "1000",
+    "--public-origin", base,
+    "--smtp-url", `smtp://127.0.0.1:${sink.port}`,
+    "--test-fixed-seed", String(DEAL_SEED),
+  ]);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
   const errors = [];
   try {
-    await until(async () => {
-      try {
-        return (await fetch(`http://127.0.0.1:${port}/healthz`)).ok;
-      } catch {
-        return false;
-      }
-    }, "the server's /healthz", 20_000);
+    await healthy(`http://127.0.0.1:${port}`);
+    const mail = new Mailbox(sink.dir);
+    /** The link of the mail to the account's address that holds `path` (waited for). */
+    const mailedLink = async (path, what) => {
+      const m = await mail.wait(to(EMAIL), what, 20_000);
+      const link = m.links.find((l) => l.startsWith(`${base}${path}`));
+      assert.ok(link, `${what} holds a link ${path}…: ${m.text.slice(0, 300)}`);
+      return link;
+    };
 
     /** A device: a browser context of its own with a virtual authenticator (a platform passkey store). */
     const device = async (name, viewport) => {
@@ -268,6 +247,20 @@ test("a game kept by an account: a passkey, a second device, signing out, the da
       return P;
     };
     const session = (P) => P.page.evaluate(() => fetch("/api/session").then((r) => r.json()));
+    /** A device signed in that does not hold the room: the landing page lists the account's one room;
+     *  opening it takes a token of the device's own, and the device moves in it. `listed`: checks of
+     *  the list before the room is opened. */
+    const moveFromList = async (P, listed = async () => {}) => {
+      await P.page.goto(`${base}/`);
+      const row = P.page.locator(".room-row", { has: P.page.locator(".room-link") }).filter({ hasText: /vs/ });
+      await row.first().waitFor({ timeout: 20_000 });
+      assert.equal(await P.page.locator(".room-row").count(), 1, "the account's one room, listed once");
+      await listed();
+      await Promise.all([P.page.waitForURL(new RegExp(`/r/${code}$`)), P.page.click(".room-row .room-link")]);
+      assert.ok(await P.page.evaluate((c) => localStorage.getItem(`evr.token.${c}`), code), `the ${P.name} keeps a token of its own`);
+      const moved = await decide(P);
+      log(`the ${P.name} moved in the room (${moved})`);
+    };
 
     // -- device A plays against the computer, no account
     const A = await device("first device", DESKTOP);
@@ -287,6 +280,7 @@ test("a game kept by an account: a passkey, a second device, signing out, the da
     await A.page.goto(`${base}/`);
     await A.page.click(".account-entry a.primary");
     await A.page.waitForSelector("#account-username");
+    await A.page.waitForSelector("#account-link-email");
     await axe(A.page, "account page, signed out", "#account-username");
     await shot(A.page, "01-signed-out");
     await A.page.fill("#account-username", "x");
@@ -297,9 +291,33 @@ test("a game kept by an account: a passkey, a second device, signing out, the da
     await A.page.waitForSelector("#passkeys-h", { timeout: 20_000 });
     assert.match(await A.page.textContent("[role=status]"), /1 game kept in your account/);
     assert.equal((await session(A)).account?.username, USERNAME);
+    log(`account ${USERNAME} registered with a passkey; the room is kept`);
+
+    // -- A gives the account an email address; the mailed link's page confirms it at a press
+    const emailSection = "form[aria-labelledby=email-h]";
+    await A.page.fill("#account-email", EMAIL);
+    await A.page.click(`${emailSection} button[type=submit]`);
+    await A.page.waitForFunction(
+      ([sel, email]) => document.querySelector(sel)?.textContent.includes(`${email} (not confirmed yet`),
+      [emailSection, EMAIL],
+    );
+    assert.match(await A.page.textContent("[role=status]"), /A confirmation link was mailed to this address/);
     await axe(A.page, "account page, signed in", "#passkeys-h");
     await shot(A.page, "02-signed-in");
-    log(`account ${USERNAME} registered with a passkey; the room is kept`);
+    const confirmLink = await mailedLink("/#/account/confirm/", "the address's confirmation mail");
+    await A.page.goto(confirmLink);
+    await A.page.waitForSelector("#link-h");
+    await axe(A.page, "the mailed confirmation link's page", "#link-h ~ button.primary");
+    await A.page.click("#link-h ~ button.primary");
+    await A.page.waitForSelector("#link-h ~ [role=status]");
+    assert.match(await A.page.textContent("#link-h ~ [role=status]"), /Your email address is confirmed/);
+    assert.equal(new URL(A.page.url()).hash, "#/account", "the used secret left the address bar");
+    await A.page.click("#link-h ~ p button");
+    await A.page.waitForFunction(
+      ([sel, email]) => document.querySelector(sel)?.textContent.includes(`${email} (confirmed)`),
+      [emailSection, EMAIL],
+    );
+    log(`the account's address ${EMAIL} confirmed by the mailed link`);
 
     // -- device B gets the passkey (as a synced passkey would arrive) and signs in with it
     const { credentials } = await A.cdp.send("WebAuthn.getCredentials", { authenticatorId: A.authenticatorId });
@@ -307,7 +325,7 @@ test("a game kept by an account: a passkey, a second device, signing out, the da
     const B = await device("second device", PHONE);
     await B.cdp.send("WebAuthn.addCredential", { authenticatorId: B.authenticatorId, credential: credentials[0] });
     // (no passkey autofill on this device: the virtual authenticator would answer it at once, and
-    // this device signs in with the button; a third device signs in by autofill below)
+    // this device signs in with the button; a fourth device signs in by autofill below)
     await B.page.addInitScript(() => {
       PublicKeyCredential.isConditionalMediationAvailable = async () => false;
     });
@@ -319,16 +337,10 @@ test("a game kept by an account: a passkey, a second device, signing out, the da
     assert.equal((await session(B)).account?.username, USERNAME);
 
     // -- B's list shows the game; opening it takes a token of B's own, and B moves in it
-    await B.page.goto(`${base}/`);
-    const row = B.page.locator(".room-row", { has: B.page.locator(".room-link") }).filter({ hasText: /vs/ });
-    await row.first().waitFor({ timeout: 20_000 });
-    assert.equal(await B.page.locator(".room-row").count(), 1, "the account's one room, listed once");
-    await axe(B.page, "landing signed in with the account's room", ".account-entry");
-    await shot(B.page, "03-phone-landing-signed-in");
-    await Promise.all([B.page.waitForURL(new RegExp(`/r/${code}$`)), B.page.click(".room-row .room-link")]);
-    assert.ok(await B.page.evaluate((c) => localStorage.getItem(`evr.token.${c}`), code), "the second device keeps a token of its own");
-    const moved = await decide(B);
-    log(`the second device moved in the room (${moved})`);
+    await moveFromList(B, async () => {
+      await axe(B.page, "landing signed in with the account's room", ".account-entry");
+      await shot(B.page, "03-phone-landing-signed-in");
+    });
 
     // -- B signs A out; A's next account request is refused
     await B.page.goto(`${base}/#/account`);
@@ -345,20 +357,51 @@ test("a game kept by an account: a passkey, a second device, signing out, the da
     assert.equal(await A.page.evaluate(() => fetch("/api/account").then((r) => r.status)), 401);
     assert.equal((await session(A)).account, null);
     log("the first device was signed out from the second; its next request was refused");
-    // -- a third device signs in by passkey autofill (the virtual authenticator answers the page's
+
+    // -- a third device, with no passkey at all, signs in by an email sign-in link: it asks for one,
+    // the mail comes, its link opens the page (a new load, as from a mail program) and the button
+    // signs it in; it finds the game in its list and moves in it
+    const C = await device("third device", PHONE);
+    await C.page.goto(`${base}/#/account`);
+    await C.page.waitForSelector("#account-link-email");
+    await C.page.fill("#account-link-email", EMAIL);
+    await C.page.click("#account-link-email ~ button[type=submit]");
+    await C.page.waitForSelector("#sign-in-h ~ form [role=status]");
+    assert.match(await C.page.textContent("#sign-in-h ~ form [role=status]"), /If an account has this address, a link is on its way/);
+    assert.equal((await session(C)).account, null);
+    assert.equal(await C.page.locator("[role=alert]").count(), 0, "no passkey to offer is no failure");
+    const signInLink = await mailedLink("/#/account/sign-in/", "the sign-in mail");
+    await C.page.goto("about:blank");
+    await C.page.goto(signInLink);
+    await C.page.waitForSelector("#link-h ~ button.primary");
+    await axe(C.page, "the mailed sign-in link's page", "#link-h ~ button.primary");
+    await shot(C.page, "04-phone-sign-in-link");
+    await C.page.click("#link-h ~ button.primary");
+    await C.page.waitForSelector("#link-h ~ [role=status]");
+    assert.match(await C.page.textContent("#link-h ~ [role=status]"), new RegExp(USERNAME));
+    assert.equal((await session(C)).account?.username, USERNAME);
+    const { credentials: none } = await C.cdp.send("WebAuthn.getCredentials", { authenticatorId: C.authenticatorId });
+    assert.equal(none.length, 0, "the third device has no passkey");
+    log("a third device signed in by an email sign-in link");
+    await moveFromList(C);
+    await C.ctx.close();
+
+    // -- a fourth device signs in by passkey autofill (the virtual authenticator answers the page's
     // conditional request at once). Its copy of the passkey is the second device's: webauthn-rs
     // refuses a passkey whose signature counter went back (a cloned authenticator), and the virtual
     // authenticator counts
     const copied = await B.cdp.send("WebAuthn.getCredentials", { authenticatorId: B.authenticatorId });
-    const C = await device("third device", PHONE);
-    await C.cdp.send("WebAuthn.addCredential", { authenticatorId: C.authenticatorId, credential: copied.credentials[0] });
-    await C.page.goto(`${base}/#/account`);
-    await C.page.waitForSelector("#passkeys-h", { timeout: 20_000 });
-    assert.equal((await session(C)).account?.username, USERNAME);
-    await C.ctx.close();
-    log("a third device signed in by passkey autofill");
+    const D = await device("fourth device", PHONE);
+    await D.cdp.send("WebAuthn.addCredential", { authenticatorId: D.authenticatorId, credential: copied.credentials[0] });
+    await D.page.goto(`${base}/#/account`);
+    await D.page.waitForSelector("#passkeys-h", { timeout: 20_000 });
+    assert.equal((await session(D)).account?.username, USERNAME);
+    await D.ctx.close();
+    log("a fourth device signed in by passkey autofill");
 
     // -- B downloads the account's data
+    await B.page.goto(`${base}/#/account`);
+    await B.page.waitForSelector("#data-h ~ button");
     const [download] = await Promise.all([B.page.waitForEvent("download"), B.page.click("#data-h ~ button")]);
     const file = join(mkdtempSync(join(tmpdir(), "evr-accounts-export-")), download.suggestedFilename());
     await download.saveAs(file);
@@ -385,14 +428,10 @@ test("a game kept by an account: a passkey, a second device, signing out, the da
     assert.deepEqual(AXE.filter((a) => a.bad.length), [], "axe: no serious or critical violations");
     assert.deepEqual(OVERFLOW, [], "no horizontal overflow");
     assert.deepEqual(errors, [], "no page errors");
-  } catch (e) {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    writeFileSync(join(ARTIFACTS, "accounts-server.log"), serverLog);
-    throw e;
   } finally {
     await browser.close();
-    proc.kill("SIGTERM");
-    await Promise.race([new Promise((r) => proc.once("exit", r)), sleep(5000)]);
+    await server.stop();
+    await sink.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 });

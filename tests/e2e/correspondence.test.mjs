@@ -8,29 +8,29 @@
 // confirmed), the deadlines at the table, "your rooms" putting the game first with its time left,
 // axe-core and the 375 px overflow check on each new screen.
 //
-// Plain JavaScript ESM run by `node --test` (tests/e2e/run.sh). It starts the sink and the server
-// itself: EVR_CORR_SERVER_BIN (default target/release/evr-server, which must be built with
-// `--features evr-server/test-days`), EVR_SINK_PYTHON (a Python with aiosmtpd), E2E_DAY_SECS (default 60: a decision's deadline, 1 day per
-// move; long enough for a visit on a slow machine, the one wait the test cannot shorten).
+// Plain JavaScript ESM run by `node --test` (tests/e2e/run.sh). It starts the sink (mail.mjs, on
+// EVR_SINK_PYTHON: a Python with aiosmtpd) and the server itself: EVR_CORR_SERVER_BIN (default
+// target/release/evr-server, which must be built with `--features evr-server/test-days`);
+// E2E_DAY_SECS (default 60: a decision's deadline, 1 day per move; long enough for a visit on a slow
+// machine, the one wait the test cannot shorten).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { foldProblems } from "./layout.mjs";
+import { Mailbox, startSink, to } from "./mail.mjs";
+import { child, freePort, healthy, sleep, until } from "./util.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, "../..");
 const ARTIFACTS = process.env.E2E_ARTIFACTS ?? join(HERE, "artifacts");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const BIN = process.env.EVR_CORR_SERVER_BIN ?? join(REPO, "target/release/evr-server");
-/** A Python with aiosmtpd for scripts/mail/smtp_sink.py (run.sh gives the one scripts/mail/sink.sh makes). */
-const SINK_PYTHON = process.env.EVR_SINK_PYTHON ?? "python3";
 const DAY_SECS = Number(process.env.E2E_DAY_SECS ?? 60);
 /** Every game's deal: the server's test-only --test-fixed-seed (the same deal in every run). */
 const DEAL_SEED = Number(process.env.E2E_DEAL_SEED ?? 20261126) >>> 0;
@@ -44,101 +44,8 @@ const LANGS = ["en", "zh-Hant", "ja"];
 
 const t0 = Date.now();
 const log = (msg) => console.log(`[corr +${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-async function freePort() {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.unref();
-    s.on("error", rej);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
-  });
-}
-
-/** Polls `cond` (sync or async) every 100 ms until it gives a truthy value; fails after `ms`. */
-async function until(cond, what, ms) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await cond();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
-    await sleep(100);
-  }
-}
-
-/** Starts a child process, its output kept in `artifacts/<name>.log`; `stop()` ends it (and waits). */
-function child(name, cmd, args, env = {}) {
-  const proc = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
-  let out = "";
-  const keep = (d) => (out = (out + d).slice(-20_000));
-  proc.stdout.on("data", keep);
-  proc.stderr.on("data", keep);
-  return {
-    proc,
-    output: () => out,
-    stop: async () => {
-      if (proc.exitCode === null && proc.signalCode === null) {
-        proc.kill("SIGTERM");
-        await Promise.race([new Promise((r) => proc.once("exit", r)), sleep(5000)]);
-        if (proc.exitCode === null && proc.signalCode === null) proc.kill("SIGKILL");
-      }
-      mkdirSync(ARTIFACTS, { recursive: true });
-      await import("node:fs").then((fs) => fs.writeFileSync(join(ARTIFACTS, `corr-${name}.log`), out));
-    },
-  };
-}
-
-// ---------------------------------------------------------------- the mails
-/** The mails in `dir`, oldest first, each read by Python's `email` package (headers decoded, the
- *  text parts decoded from their transfer encoding): { file, at (when the sink wrote it, ms since
- *  1970), to, subject, text, unsubscribe, links }. */
-function readMails(dir) {
-  const py = `
-import email, email.policy, json, os, sys
-d = sys.argv[1]
-out = []
-for f in sorted(os.listdir(d), key=lambda f: os.stat(os.path.join(d, f)).st_mtime_ns):
-    if not f.endswith(".eml"):
-        continue
-    with open(os.path.join(d, f), "rb") as fh:
-        m = email.message_from_binary_file(fh, policy=email.policy.default)
-    texts = []
-    for part in m.walk():
-        if part.get_content_maintype() == "text":
-            try:
-                texts.append(part.get_content())
-            except Exception:
-                pass
-    out.append({"file": f, "at": os.stat(os.path.join(d, f)).st_mtime_ns / 1e6,
-                "to": str(m.get("X-Sink-Rcpt-To", "")) + " " + str(m.get("To", "")), "subject": str(m.get("Subject", "")), "text": "\\n".join(texts),
-                "unsubscribe": str(m.get("List-Unsubscribe", ""))})
-print(json.dumps(out))
-`;
-  const r = spawnSync("python3", ["-c", py, dir], { encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`reading the mails failed: ${r.stderr}`);
-  return JSON.parse(r.stdout).map((m) => ({ ...m, links: [...new Set(m.text.match(/https?:\/\/[^\s"'<>)\]]+/g) ?? [])] }));
-}
-
-class Mailbox {
-  constructor(dir) {
-    this.dir = dir;
-    this.seen = new Set();
-  }
-  /** Mails not taken yet that satisfy `pred`, marked as taken. */
-  take(pred) {
-    const fresh = readMails(this.dir).filter((m) => !this.seen.has(m.file) && pred(m));
-    for (const m of fresh) this.seen.add(m.file);
-    return fresh;
-  }
-  async wait(pred, what, ms) {
-    return until(() => this.take(pred)[0], what, ms);
-  }
-}
-
-const to = (address) => (m) => m.to.includes(address);
+// ---------------------------------------------------------------- the mails (mail.mjs)
 const confirmLink = (m) => m.links.find((l) => l.includes("/mail/confirm/"));
 /** A reminder: a mail with a link into the room that is not a confirmation. */
 const roomLink = (m, code) => m.links.find((l) => new URL(l).pathname.startsWith(`/r/${code}`));
@@ -330,35 +237,24 @@ test("a game over days, each visit from a reminder mail, ends when a real deadli
   // (the flag is hidden from --help; a build without the feature refuses it)
   const probe = spawnSync(BIN, ["--day-secs", "1", "--version"], { encoding: "utf8" });
   assert.equal(probe.status, 0, `${BIN} was built without the test-days feature: ${probe.stderr}`);
-  const mailDir = mkdtempSync(join(tmpdir(), "evr-corr-mail-"));
   const dataDir = mkdtempSync(join(tmpdir(), "evr-corr-data-"));
-  const portFile = join(mailDir, "..", `${mailDir.split("/").pop()}.port`);
-  const sink = child("smtp-sink", SINK_PYTHON, [join(REPO, "scripts/mail/smtp_sink.py"), "--dir", mailDir, "--port-file", portFile, "--max-secs", "1200"]);
-  const smtpPort = await until(() => existsSync(portFile) && Number(readFileSync(portFile, "utf8").trim()), "the SMTP sink's port", 20_000).catch((e) => {
-    throw new Error(`${e.message}: ${sink.output()} (its Python needs aiosmtpd: run.sh finds one with scripts/mail/sink.sh)`);
-  });
+  const sink = await startSink(join(ARTIFACTS, "corr-smtp-sink.log"));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const server = child("server", BIN, [
+  const server = child(join(ARTIFACTS, "corr-server.log"), BIN, [
     "--bind", `127.0.0.1:${port}`,
     "--data-dir", dataDir,
     "--messages-per-second", "1000",
     "--public-origin", base,
-    "--smtp-url", `smtp://127.0.0.1:${smtpPort}`,
+    "--smtp-url", `smtp://127.0.0.1:${sink.port}`,
     "--day-secs", String(DAY_SECS),
     "--test-fixed-seed", String(DEAL_SEED),
   ]);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
   try {
-    await until(async () => {
-      try {
-        return (await fetch(`${base}/healthz`)).ok;
-      } catch {
-        return false;
-      }
-    }, "the server's /healthz", 20_000);
+    await healthy(base);
     assert.deepEqual(await (await fetch(`${base}/api/mail`)).json(), { enabled: true }, "the server offers reminders");
-    const mail = new Mailbox(mailDir);
+    const mail = new Mailbox(sink.dir);
 
     const A = { name: "rebel", desktop: true, mail: REBEL_MAIL, ctx: await browser.newContext({ viewport: DESKTOP, locale: "en-GB", timezoneId: "Asia/Tokyo" }) };
     const B = { name: "imperial", mail: IMPERIAL_MAIL, ctx: await browser.newContext({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: "en-GB", timezoneId: "America/New_York" }) };
@@ -550,7 +446,5 @@ test("a game over days, each visit from a reminder mail, ends when a real deadli
     await server.stop();
     await sink.stop();
     rmSync(dataDir, { recursive: true, force: true });
-    rmSync(mailDir, { recursive: true, force: true });
-    rmSync(portFile, { force: true });
   }
 });

@@ -13,11 +13,11 @@ import { mkdtempSync, mkdirSync, readFileSync, readdirSync, rmSync, existsSync }
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createServer } from "node:net";
 import { createRequire } from "node:module";
 import { chromium } from "playwright-core";
 import { detailNearCard, decisionInView, gameOverFits, landingFits, nameBreaks, powerPreview, reachableAboveBar, repeatedSecretMarks, replayControlsFit } from "./fits.mjs";
 import { foldProblems, textAudit } from "./layout.mjs";
+import { freePort } from "./util.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, "../..");
@@ -98,18 +98,6 @@ function mulberry32(a) {
 const pickIndex = (rng, n) => Math.floor(rng() * n);
 
 // ---------------------------------------------------------------- server
-async function freePort() {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.unref();
-    s.on("error", rej);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => res(port));
-    });
-  });
-}
-
 async function waitHealthy(base, ms = 20_000) {
   const until = Date.now() + ms;
   for (;;) {

@@ -11,13 +11,14 @@
 #                          layout property test (layout-states.test.mjs) needs no server: it serves
 #                          web-client/dist itself and plays target/release/evr's games into the page
 #                          the accounts test (accounts.test.mjs: passkeys in DevTools' virtual
-#                          authenticator, a second device, signing out, the data, deletion) starts its
-#                          own server on http://localhost:PORT
+#                          authenticator, the account's email address, a second device by passkey, a
+#                          third by an email sign-in link, signing out, the data, deletion) starts its
+#                          own server on http://localhost:PORT and its own SMTP sink
 # The correspondence test (a game over days played from reminder mails) needs the server built with
 # the test-only `test-days` feature (`--day-secs`): target/release/evr-server when it is such a build
 # (scripts/test.sh builds it so), else target/release/evr-server-test-days, which this script builds
-# first (only the evr-server crate is compiled twice); and the SMTP sink scripts/mail/smtp_sink.py
-# (Python, aiosmtpd).
+# first (only the evr-server crate is compiled twice). It and the accounts test need the SMTP sink
+# scripts/mail/smtp_sink.py (Python, aiosmtpd; tests/e2e/mail.mjs starts it and reads its mails).
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
@@ -97,9 +98,18 @@ if [ "${EVR_E2E_ONLY:-main}" = "main" ]; then
   EVR_BASE_URL="http://127.0.0.1:$PORT" CHROMIUM_PATH="$CHROMIUM_PATH" \
     node --test --test-reporter=spec e2e.test.mjs || status=$?
 fi
+# The accounts and correspondence tests start their own SMTP sink (tests/e2e/mail.mjs) on a Python
+# with aiosmtpd that the mail tests' scripts/mail/sink.sh finds or makes (a venv from PyPI, else
+# Debian's package)
+SINK_PYTHON=""
+if [ "${EVR_E2E_ONLY:-accounts}" = "accounts" ] || [ "${EVR_E2E_ONLY:-correspondence}" = "correspondence" ]; then
+  # shellcheck source=../../scripts/mail/sink.sh
+  source "$ROOT/scripts/mail/sink.sh"
+  SINK_PYTHON="$(cd "$ROOT" && smtp_sink_python)" || { say "no Python with aiosmtpd for the SMTP sink"; exit 1; }
+fi
 if [ "${EVR_E2E_ONLY:-accounts}" = "accounts" ]; then
-  say "running the accounts test (its own server, public origin http://localhost:PORT)"
-  EVR_ACCOUNTS_SERVER_BIN="$BIN" CHROMIUM_PATH="$CHROMIUM_PATH" \
+  say "running the accounts test (its own server, public origin http://localhost:PORT, and SMTP sink)"
+  EVR_ACCOUNTS_SERVER_BIN="$BIN" EVR_SINK_PYTHON="$SINK_PYTHON" CHROMIUM_PATH="$CHROMIUM_PATH" \
     node --test --test-reporter=spec accounts.test.mjs || status=$?
 fi
 stop_server
@@ -107,12 +117,8 @@ stop_server
 # the layout test (which keeps both cores busy), its output shown when both are done.
 CORR_PID=""
 if [ "${EVR_E2E_ONLY:-correspondence}" = "correspondence" ]; then
-  # starts its own server (the test-days build) and SMTP sink, on a Python with aiosmtpd that the
-  # mail tests' scripts/mail/sink.sh finds or makes (a venv from PyPI, else Debian's package)
+  # starts its own server (the test-days build) and SMTP sink (SINK_PYTHON, above)
   say "running the correspondence test (its output follows the layout test's)"
-  # shellcheck source=../../scripts/mail/sink.sh
-  source "$ROOT/scripts/mail/sink.sh"
-  SINK_PYTHON="$(cd "$ROOT" && smtp_sink_python)" || { say "no Python with aiosmtpd for the SMTP sink"; exit 1; }
   # the test-days server: scripts/test.sh's release binary is built with the feature; a build by
   # this script keeps it beside the release binary as evr-server-test-days
   CORR_BIN="${EVR_CORR_SERVER_BIN:-}"

@@ -15,8 +15,11 @@ import { MemoryStorage } from "../src/net/env";
 import type { SeatSummary } from "../src/net/protocol";
 import { TokenStore } from "../src/net/tokens";
 import { accountRooms, type ListedRoom, orderRooms, withAccountRooms } from "../src/state/rooms";
-import { askAgain, DeleteAccount, LinkPage, Slot, setAuthenticator } from "../src/ui/account/Account";
+import { Slot } from "../src/ui/account/Account";
+import { DeleteAccount } from "../src/ui/account/Data";
 import { keepDeviceSeats, register, signIn } from "../src/ui/account/flows";
+import { LinkPage } from "../src/ui/account/LinkPage";
+import { askAgain, setAuthenticator } from "../src/ui/account/shared";
 import {
   type Authenticator,
   creationOptions,
@@ -405,6 +408,29 @@ describe("the account's screens", () => {
       ["/api/account/sign-in/email", { email: "ana@example.org", language: "en" }],
     ]);
     expect(root().querySelector("[role=status]")!.textContent).toBe(text().emailSent);
+  });
+
+  it("the passkey autofill's request refused (no passkey on this device) shows no failure", async () => {
+    const { calls, fetchFn } = server({
+      "GET /api/session": [200, { account: null, passkey_rp_id: "localhost", email_sign_in: true }],
+      "POST /api/account/sign-in/begin": [200, { ceremony: "c1", options: OPTIONS }],
+    });
+    vi.stubGlobal("fetch", fetchFn);
+    vi.stubGlobal("PublicKeyCredential", () => {});
+    askAgain();
+    const { auth } = fakeAuthenticator();
+    setAuthenticator({
+      ...auth,
+      autofill: async () => true,
+      get: async () => {
+        throw new DOMException("no credential", "NotAllowedError");
+      },
+    });
+    act(() => render(<Slot at="page" sub="" />, root()));
+    await until(() => calls.some((c) => c.url === "/api/account/sign-in/begin"));
+    await act(async () => void (await new Promise((r) => setTimeout(r, 20))));
+    expect(root().querySelector("#account-sign-in-name")).not.toBeNull();
+    expect(root().querySelector("[role=alert]")).toBeNull();
   });
 
   it("the account page registers with the typed username and says how many games were kept", async () => {

@@ -257,26 +257,43 @@ describe("your rooms", () => {
 
 describe("email reminders", () => {
   const CODE = "DAYROOM1";
-  let calls: { url: string; method: string; body: string | null; auth: string | null }[];
+  let calls: { url: string; method: string; body: string | null; auth: string | null; credentials: string | null }[];
   beforeEach(() => {
     calls = [];
     vi.resetModules();
   });
 
-  /** The API: `GET /api/mail` says `enabled`; the seat's address as the server keeps it. */
-  function server(enabled: boolean) {
+  /** The API: `GET /api/mail` says `enabled`; the seat's address as the server keeps it; `account`:
+   *  the signed-in account's address (none: not signed in, `401`), whose `PUT` with the session cookie
+   *  is `already_confirmed` when confirmed. */
+  function server(enabled: boolean, account?: { email: string; email_confirmed: boolean }) {
     let kept: { hint: string; confirmed: boolean } | null = null;
     vi.stubGlobal(
       "fetch",
-      async (url: string, init?: { method?: string; body?: string; headers?: Record<string, string> }) => {
+      async (
+        url: string,
+        init?: { method?: string; body?: string; headers?: Record<string, string>; credentials?: string },
+      ) => {
         const method = init?.method ?? "GET";
-        calls.push({ url, method, body: init?.body ?? null, auth: init?.headers?.authorization ?? null });
+        calls.push({
+          url,
+          method,
+          body: init?.body ?? null,
+          auth: init?.headers?.authorization ?? null,
+          credentials: init?.credentials ?? null,
+        });
         const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status });
         if (url === "/api/mail") return json(200, { enabled });
+        if (url === "/api/account") {
+          if (!account) return json(401, { code: "not_signed_in", message: "You are not signed in." });
+          return json(200, { username: "Ana", created_at_ms: 0, ...account, passkeys: [], sessions: [] });
+        }
         if (url !== `/api/rooms/${CODE}/reminders`) return json(404, { code: "not_found", message: "no" });
         if (method === "PUT") {
-          kept = { hint: "a…@example.org", confirmed: false };
-          return json(202, { status: "confirmation_sent" });
+          const email = JSON.parse(init!.body!).email as string;
+          const own = init?.credentials === "same-origin" && account?.email_confirmed && email === account.email;
+          kept = { hint: "a…@example.org", confirmed: !!own };
+          return json(202, { status: own ? "already_confirmed" : "confirmation_sent" });
         }
         if (method === "DELETE") {
           kept = null;
@@ -336,5 +353,57 @@ describe("email reminders", () => {
     expect(calls.filter((c) => c.method === "DELETE").map((c) => c.auth)).toEqual(["Bearer seat-token"]);
     expect(root().querySelector(".remind-state.off")?.textContent).toBe("このルームのお知らせは止まりました。");
     expect(root().querySelector(".reminders input[type=email]")).not.toBeNull();
+    // not signed in: the device's address stays, nothing said of an account
+    expect(root().querySelector(".remind-account")).toBeNull();
+  });
+
+  it("signed in with a confirmed address, fill in the account's address: no confirmation needed", async () => {
+    localStorage.setItem(`evr.token.${CODE}`, "seat-token");
+    localStorage.setItem("evr.prefs", JSON.stringify({ email: "old@example.org" }));
+    server(true, { email: "ana@example.org", email_confirmed: true });
+    await mount();
+    await settle();
+    // (the account is asked once the page knows the server sends mail: one more round)
+    await settle();
+    const account = calls.find((c) => c.url === "/api/account")!;
+    expect(account.credentials).toBe("same-origin");
+    const input = root().querySelector<HTMLInputElement>(".reminders input[type=email]")!;
+    expect(input.value).toBe("ana@example.org");
+    const note = root().querySelector(".remind-account")!;
+    expect(note.textContent).toBe("Your account's address: no confirmation needed.");
+    expect(input.getAttribute("aria-describedby")).toBe(note.id);
+    // another address typed: the note goes (that one needs its confirmation)
+    await act(async () => {
+      input.value = "other@example.org";
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    expect(root().querySelector(".remind-account")).toBeNull();
+    await act(async () => {
+      input.value = "Ana@Example.org";
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    expect(root().querySelector(".remind-account")).not.toBeNull();
+    await act(async () => {
+      input.value = "ana@example.org";
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    await act(async () => {
+      root().querySelector<HTMLFormElement>(".remind-form")!.requestSubmit();
+    });
+    await settle();
+    const put = calls.find((c) => c.method === "PUT")!;
+    expect(put.credentials).toBe("same-origin");
+    expect(put.auth).toBe("Bearer seat-token");
+    expect(root().querySelector(".remind-state.on")?.textContent).toBe("Reminders for this room go to a…@example.org.");
+  });
+
+  it("signed in with an address not confirmed yet, keep the device's address", async () => {
+    localStorage.setItem(`evr.token.${CODE}`, "seat-token");
+    localStorage.setItem("evr.prefs", JSON.stringify({ email: "old@example.org" }));
+    server(true, { email: "ana@example.org", email_confirmed: false });
+    await mount("ja");
+    await settle();
+    expect(root().querySelector<HTMLInputElement>(".reminders input[type=email]")!.value).toBe("old@example.org");
+    expect(root().querySelector(".remind-account")).toBeNull();
   });
 });

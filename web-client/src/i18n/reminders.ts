@@ -13,6 +13,8 @@ export type RemindersText = {
   /** `hint`: the masked address the confirmation went to. */
   readonly pending: (hint: string) => string;
   readonly on: (hint: string) => string;
+  /** The address filled in is the signed-in account's confirmed one: no confirmation mail. */
+  readonly account: string;
   readonly stop: string;
   readonly stopped: string;
 };

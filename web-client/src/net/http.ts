@@ -2,6 +2,7 @@
 // link or join code), a new invite, a seat moved to another device, a seat's summary, the room's
 // games, a finished game's replay steps, and a seat's email reminders. Bodies are the generated types.
 import type {
+  AccountDetails,
   ApiErrorBody,
   ClientErrorCode,
   CreatedRoom,
@@ -38,7 +39,7 @@ export class ApiError extends Error {
 
 export type FetchLike = (
   input: string,
-  init?: { method?: string; headers?: Record<string, string>; body?: string },
+  init?: { method?: string; headers?: Record<string, string>; body?: string; credentials?: "same-origin" },
 ) => Promise<{
   ok: boolean;
   status: number;
@@ -199,13 +200,21 @@ export class ApiClient {
     return this.request<ReminderSettings>(`${room(code)}/reminders`, { method: "GET", headers: bearer(token) });
   }
 
-  /** Leaves `email` for this seat's reminders: the server first mails it a confirmation link. */
+  /** Leaves `email` for this seat's reminders: the server first mails it a confirmation link — none
+   *  when the session cookie (sent along) names an account whose confirmed address it is. */
   setReminders(code: string, token: string, body: SetReminders): Promise<RemindersSet> {
     return this.request<RemindersSet>(`${room(code)}/reminders`, {
       method: "PUT",
       headers: { "content-type": "application/json", ...bearer(token) },
       body: JSON.stringify(body),
+      credentials: "same-origin",
     });
+  }
+
+  /** The signed-in account (the session cookie; `401 not_signed_in` without one): the reminders form
+   *  offers its confirmed address. The account screens have their own client (net/account.ts). */
+  account(): Promise<AccountDetails> {
+    return this.request<AccountDetails>("/api/account", { method: "GET", credentials: "same-origin" });
   }
 
   /** Forgets this seat's address: no more reminders. */

@@ -2,7 +2,9 @@
 // player leaves an address (the one this device remembers is filled in, never sent before they press
 // the button), the server mails a confirmation link first, and the page says where reminders go — a
 // masked hint only, the server never gives the address back — and offers to stop them. A server that
-// cannot send mail (`GET /api/mail`) gets none of this shown.
+// cannot send mail (`GET /api/mail`) gets none of this shown. A device signed in to an account with a
+// confirmed address (`GET /api/account`) gets that address filled in instead: sent with the session
+// cookie, it needs no confirmation mail (the server answers `already_confirmed`).
 import { signal } from "@preact/signals";
 import { useEffect, useId, useState } from "preact/hooks";
 import { errorMessage, lang } from "../i18n";
@@ -44,6 +46,8 @@ export function Reminders({ code }: { code: string }) {
   const [busy, setBusy] = useState(false);
   const [stopped, setStopped] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  /** The signed-in account's confirmed address (null: none, or not signed in). */
+  const [own, setOwn] = useState<string | null>(null);
   const headingId = useId();
   const fieldId = useId();
   const failed = (err: unknown) =>
@@ -54,7 +58,18 @@ export function Reminders({ code }: { code: string }) {
     api.reminders(code, token).then(setStatus, failed);
   };
   useEffect(() => {
-    if (enabled) refresh();
+    if (!enabled || !token) return;
+    refresh();
+    // not signed in (401), or a server without accounts: the device's own address stays
+    api.account().then(
+      (a) => {
+        if (!a.email || !a.email_confirmed) return;
+        setOwn(a.email);
+        // (unless the player has typed another meanwhile)
+        setEmail((typed) => (typed === prefs.value.email ? a.email! : typed));
+      },
+      () => {},
+    );
   }, [enabled, code]);
   // an address waiting for its confirmation: the player confirms in their mail, elsewhere; the page
   // asks again when it is looked at again, and now and then while it is
@@ -79,6 +94,7 @@ export function Reminders({ code }: { code: string }) {
     return null;
   }
 
+  const ownAddress = !!own && email.trim().toLowerCase() === own.toLowerCase();
   const send = async (e: Event) => {
     e.preventDefault();
     const address = email.trim();
@@ -143,12 +159,18 @@ export function Reminders({ code }: { code: string }) {
                 required
                 value={email}
                 onInput={(e) => setEmail((e.currentTarget as HTMLInputElement).value)}
+                aria-describedby={ownAddress ? `${fieldId}-own` : undefined}
               />
             </label>
             <button type="submit" class="primary remind-send" disabled={busy || !email.trim()}>
               {busy ? text.sending : text.send}
             </button>
           </form>
+          {ownAddress && (
+            <p id={`${fieldId}-own`} class="small remind-account">
+              {text.account}
+            </p>
+          )}
           <p class="small muted">{text.remembered}</p>
         </>
       )}

@@ -11,6 +11,7 @@ export const text: RemindersText = {
   sending: "Sending…",
   pending: (hint) => `Confirm the mail we sent to ${hint}: reminders start once you open its link.`,
   on: (hint) => `Reminders for this room go to ${hint}.`,
+  account: "Your account's address: no confirmation needed.",
   stop: "Stop reminders",
   stopped: "No more reminders for this room.",
 };

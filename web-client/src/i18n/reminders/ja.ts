@@ -11,6 +11,7 @@ export const text: RemindersText = {
   sending: "送信中…",
   pending: (hint) => `${hint} に送ったメールを確かめてください。そのリンクを開くとお知らせが始まります。`,
   on: (hint) => `このルームのお知らせは ${hint} に届きます。`,
+  account: "あなたのアカウントのアドレスです。確認は要りません。",
   stop: "お知らせを止める",
   stopped: "このルームのお知らせは止まりました。",
 };

@@ -11,6 +11,7 @@ export const text: RemindersText = {
   sending: "寄送中…",
   pending: (hint) => `請確認我們寄到 ${hint} 的郵件：開啟其中的連結後才會開始提醒。`,
   on: (hint) => `此房間的提醒會寄到 ${hint}。`,
+  account: "這是你帳號的地址：不需要再確認。",
   stop: "停止提醒",
   stopped: "此房間不再寄送提醒。",
 };
