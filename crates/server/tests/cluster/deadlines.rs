@@ -2,7 +2,9 @@
 //! nobody connected and two nodes killed with SIGKILL while they fall due: every game is timed out
 //! exactly once (one time-out announced across all nodes, one result stored), no reminder is
 //! handed over twice, every reminder handed over was recorded first, and a "time is running out"
-//! is recorded for every side that owed a decision then — none lost, whichever node acted.
+//! is recorded for every side that owed a decision then — none lost, whichever node acted. A
+//! game where one side owed loses it for that side; where both missed the same deadline (nobody
+//! chose their characters), nobody wins (`both_out_of_time`).
 //!
 //! Needs the server built with `--features test-days` (scripts/test.sh builds it so): a "day" of
 //! `DAY_SECS` seconds (`--day-secs`), and `--test-event-log`, where each node appends the games it
@@ -152,7 +154,7 @@ async fn deadlines_and_reminders_of_50_rooms_through_two_kills_happen_once() -> 
         nodes[victim].start().await?;
     }
 
-    // every game ends on time, with nobody connected
+    // every game ends on time, with nobody connected (where neither chose, with nobody's win)
     let (reminders, results) = until_store(&url, "every game lost on time", |reminders, results| {
         (results.len() == ROOMS).then(|| (reminders.clone(), results.clone()))
     })
@@ -176,13 +178,19 @@ async fn deadlines_and_reminders_of_50_rooms_through_two_kills_happen_once() -> 
     }
     for m in &made {
         let result: serde_json::Value = serde_json::from_str(results.get(&m.code).context("a result")?)?;
-        ensure!(result["reason"] == "time", "{}: lost on time: {result}", m.code);
-        if let Some(owes) = m.owes {
-            ensure!(
-                result["forfeit_winner"] == owes.opponent().name().to_lowercase(),
-                "{}: the side that owed lost: {result}",
+        match m.owes {
+            // the creator chose: the guest alone owed, and lost on time
+            Some(owes) => ensure!(
+                result["reason"] == "time" && result["forfeit_winner"] == owes.opponent().name().to_lowercase(),
+                "{}: the side that owed lost on time: {result}",
                 m.code
-            );
+            ),
+            // nobody chose: both missed the same deadline, and nobody won
+            None => ensure!(
+                result["reason"] == "both_out_of_time" && result["forfeit_winner"].is_null(),
+                "{}: both out of time, nobody's win: {result}",
+                m.code
+            ),
         }
         ensure!(
             timeouts.get(m.code.as_str()) == Some(&1),
