@@ -4,10 +4,11 @@
 // passkey, finds the game in the list there and moves in it; from the second device signs the first
 // out (the first's next account request is refused). A third device, without any passkey, asks for an
 // email sign-in link, opens the mailed link, presses its button, finds the game in its list and moves
-// in it; a fourth signs in by passkey autofill. Last, the second device downloads the account's data
-// and deletes the account. Passkeys come from Chromium's DevTools virtual authenticator (one per
-// browser context: a "device"); the second and fourth devices' are given a copy of a passkey, as a
-// synced passkey would be. The mails are taken from a real SMTP server on loopback (mail.mjs).
+// in it; a fourth signs in by passkey autofill. The second device downloads the account's data, leaves
+// the account's address for a new room's reminders (no confirmation mail needed) and deletes the
+// account. Passkeys come from Chromium's DevTools virtual authenticator (one per browser context: a
+// "device"); the second and fourth devices' are given a copy of a passkey, as a synced passkey would
+// be. The mails are taken from a real SMTP server on loopback (mail.mjs).
 // axe-core and the 375 px overflow check run on the account's screens.
 //
 // Plain JavaScript ESM run by `node --test` (tests/e2e/run.sh, EVR_E2E_ONLY=accounts). It starts the
@@ -24,7 +25,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { Mailbox, startSink, to } from "./mail.mjs";
-import { child, freePort, healthy, until } from "./util.mjs";
+import { child, freePort, healthy, sleep, until } from "./util.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, "../..");
@@ -369,7 +370,7 @@ test("a game kept by an account: a passkey, an email address, more devices, sign
     await C.page.waitForSelector("#sign-in-h ~ form [role=status]");
     assert.match(await C.page.textContent("#sign-in-h ~ form [role=status]"), /If an account has this address, a link is on its way/);
     assert.equal((await session(C)).account, null);
-    assert.equal(await C.page.locator("[role=alert]").count(), 0, "no passkey to offer is no failure");
+    assert.equal(await C.page.locator("[role=alert]").count(), 0, `no passkey to offer is no failure: ${await C.page.locator("[role=alert]").allTextContents()}`);
     const signInLink = await mailedLink("/#/account/sign-in/", "the sign-in mail");
     await C.page.goto("about:blank");
     await C.page.goto(signInLink);
@@ -411,7 +412,27 @@ test("a game kept by an account: a passkey, an email address, more devices, sign
     rmSync(dirname(file), { recursive: true, force: true });
     log(`the data downloaded (${download.suggestedFilename()})`);
 
+    // -- reminders to the account's address: B, signed in, creates a room over days; its reminders
+    // form offers the account's confirmed address, and leaving it sends no confirmation mail
+    await B.page.goto(`${base}/`);
+    await B.page.click(".f-clock .opt-days");
+    await B.page.click("form.create button.primary[type=submit]");
+    await B.page.waitForURL(/\/r\/[0-9A-Z]+$/);
+    await B.page.waitForSelector(".reminders .remind-account");
+    assert.equal(await B.page.inputValue(".reminders input[type=email]"), EMAIL, "the account's address filled in");
+    assert.match(await B.page.textContent(".remind-account"), /Your account's address: no confirmation needed/);
+    await axe(B.page, "reminders with the account's address", ".reminders .remind-account");
+    await shot(B.page, "05-phone-reminders-account");
+    await B.page.click(".reminders button.remind-send");
+    await B.page.waitForSelector(".remind-state.on");
+    assert.match(await B.page.textContent(".remind-state.on"), /Reminders for this room go to a…@example\.org/);
+    await sleep(500);
+    assert.deepEqual(mail.take(to(EMAIL)).map((m) => m.subject), [], "no confirmation mail to the account's address");
+    log("reminders for a room over days went to the account's address with no confirmation mail");
+
     // -- B deletes the account: a wrong username first, then the right one
+    await B.page.goto(`${base}/#/account`);
+    await B.page.waitForSelector("#account-delete");
     await B.page.fill("#account-delete", `${USERNAME}x`);
     await B.page.click(".delete-account button[type=submit]");
     assert.match(await B.page.textContent(".delete-account [role=alert]"), /nothing was deleted/);
