@@ -44,6 +44,22 @@ const GUEST_NAME = "<img src=x onerror=p()>";
 /** What does not fit where it must (fits.mjs), each once with where it was first seen. */
 const FITS = [];
 async function fits(page, fn, arg, where) {
+  // after the moves under way have ended: a card arriving in a play area slides in from its pile,
+  // scaled down to a fifth (ui/travel.ts), and a box measured mid-flight is too small or elsewhere.
+  // How far along a flight is when a check runs depends on the machine's load (on a loaded CI run
+  // a phone card's power text measured under 5 px). Endless animations (a marker's pulse) are not
+  // waited for, and no flight takes longer than the cap.
+  await page.evaluate(() =>
+    Promise.race([
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime ?? Infinity))
+          .map((a) => a.finished.catch(() => {})),
+      ),
+      new Promise((r) => setTimeout(r, 2000)),
+    ]),
+  );
   // after the page's last render has been laid out and its observers (the bars' heights) have run
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const found = await page.evaluate(fn, arg ?? null);
