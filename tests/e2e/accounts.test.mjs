@@ -24,6 +24,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { act, chooseCharacters, detect, setLang, trackFrames } from "./decide.mjs";
 import { Mailbox, startSink, to } from "./mail.mjs";
 import { child, freePort, healthy, sleep, until } from "./util.mjs";
 
@@ -83,87 +84,12 @@ async function axe(page, screen, ready) {
   await page.setViewportSize(back);
 }
 
-async function setLang(page, l) {
-  const select = page.locator("select[aria-label]").first();
-  if ((await select.count()) === 0) return;
-  await select.selectOption(l);
-  await page.waitForFunction((l) => document.documentElement.lang === l, l);
-}
-
 async function shot(page, name) {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, `accounts-${name}.png`), fullPage: true }).catch(() => {});
 }
 
 // ---------------------------------------------------------------- moving in a game
-/** Follows a page's WebSocket: the answers to its actions and the last `seq`. */
-function trackFrames(page, P) {
-  P.answers = [];
-  P.seq = -1;
-  page.on("websocket", (ws) =>
-    ws.on("framereceived", ({ payload }) => {
-      let m;
-      try {
-        m = JSON.parse(String(payload));
-      } catch {
-        return;
-      }
-      if (typeof m.seq === "number" && (m.type === "update" || m.type === "welcome")) P.seq = Math.max(P.seq, m.seq);
-      if (m.type === "ack" || (m.type === "error" && m.action_id)) P.answers.push(m);
-    }),
-  );
-}
-
-/** What the page lets its player decide now (null: nothing). */
-function detect() {
-  if (document.querySelector(".gameover")) return "over";
-  if (document.querySelector(".toast")) return "toast";
-  if (!document.querySelector(".room")) return null;
-  const picks = [...document.querySelectorAll("button.pick")];
-  if (picks.length) {
-    const on = picks.filter((b) => b.getAttribute("aria-pressed") === "true").length;
-    const confirm = document.querySelector(".chars .actionbar button.primary");
-    return on < 4 || (confirm && !confirm.disabled) ? "chars" : null;
-  }
-  const dlg = document.querySelector('[role="dialog"]');
-  if (dlg) {
-    const radios = [...dlg.querySelectorAll('input[type="radio"]')];
-    const confirm = dlg.querySelector("button.primary");
-    if (radios.length && (!radios.some((r) => r.checked) || (confirm && !confirm.disabled))) return "dialog";
-    return null;
-  }
-  if ([...document.querySelectorAll("button.strategy")].some((b) => !b.disabled)) return "strategy";
-  if ([...document.querySelectorAll(".table .actionbar button")].some((b) => !b.disabled)) return "struggle";
-  return null;
-}
-
-/** Clicks `sel` (the first enabled match) and waits for the server's answer: true if accepted. */
-async function act(P, sel, { sends = true } = {}) {
-  const before = P.answers.length;
-  const el = await P.page.$(`${sel}:not([disabled])`);
-  if (!el) return false;
-  await el.click();
-  if (!sends) return true;
-  const answer = await until(() => P.answers[before], `the answer to ${sel}`, 15_000);
-  if (answer.type === "error") {
-    log(`${P.name}: ${sel} refused (${answer.code})`);
-    return false;
-  }
-  await until(() => P.seq >= answer.seq, `update ${answer.seq}`, 15_000);
-  return true;
-}
-
-/** The k-th 4-subset of n (lexicographic). */
-function combination(n, r, k) {
-  const all = [];
-  const rec = (start, acc) => {
-    if (acc.length === r) return void all.push(acc);
-    for (let i = start; i < n; i++) rec(i + 1, [...acc, i]);
-  };
-  rec(0, []);
-  return all[k % all.length];
-}
-
 /** Waits for a decision on the page and makes it; returns what it was. */
 async function decide(P) {
   const kind = await until(async () => {
@@ -173,15 +99,8 @@ async function decide(P) {
     return null;
   }, `a decision for ${P.name}`, 30_000);
   if (kind === "chars") {
-    for (let tries = 0; tries < 70; tries++) {
-      for (const b of await P.page.$$('button.pick[aria-pressed="true"]')) await b.click();
-      const n = (await P.page.$$("button.pick")).length;
-      for (const i of combination(n, 4, tries)) await (await P.page.$$("button.pick"))[i].click();
-      if (await P.page.$eval(".chars .actionbar button.primary", (b) => !b.disabled)) {
-        if (await act(P, ".chars .actionbar button.primary")) return kind;
-      }
-    }
-    throw new Error(`${P.name}: no legal set of 4 characters`);
+    await chooseCharacters(P);
+    return kind;
   }
   if (kind === "strategy") {
     await act(P, "button.strategy", { sends: false });
@@ -243,7 +162,7 @@ test("a game kept by an account: a passkey, an email address, more devices, sign
       const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
         options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
       });
-      const P = { name, ctx, page, cdp, authenticatorId };
+      const P = { name, ctx, page, cdp, authenticatorId, log };
       trackFrames(page, P);
       return P;
     };

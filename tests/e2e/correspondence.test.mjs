@@ -23,6 +23,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { foldProblems } from "./layout.mjs";
+import { act, chooseCharacters, detect, setLang, trackFrames } from "./decide.mjs";
 import { Mailbox, startSink, to } from "./mail.mjs";
 import { child, freePort, healthy, sleep, until } from "./util.mjs";
 
@@ -89,80 +90,12 @@ async function overflow(page, where) {
   if (p) OVERFLOW.push(`${where}: ${p}`);
 }
 
-async function setLang(page, l) {
-  const select = page.locator("select[aria-label]").first();
-  if ((await select.count()) === 0) return;
-  await select.selectOption(l);
-  // the page shows a language once its pack has loaded (web-client/src/i18n/packs.ts), then marks <html lang>
-  await page.waitForFunction((l) => document.documentElement.lang === l, l);
-}
-
 async function shot(page, name) {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, `corr-${name}.png`), fullPage: true }).catch(() => {});
 }
 
 // ---------------------------------------------------------------- making a decision on a page
-/** What the page lets its player decide now (null: nothing). */
-function detect() {
-  if (document.querySelector(".gameover")) return "over";
-  if (document.querySelector(".toast")) return "toast";
-  if (!document.querySelector(".room")) return null;
-  const picks = [...document.querySelectorAll("button.pick")];
-  if (picks.length) {
-    const on = picks.filter((b) => b.getAttribute("aria-pressed") === "true").length;
-    const confirm = document.querySelector(".chars .actionbar button.primary");
-    return on < 4 || (confirm && !confirm.disabled) ? "chars" : null;
-  }
-  const dlg = document.querySelector('[role="dialog"]');
-  if (dlg) {
-    const radios = [...dlg.querySelectorAll('input[type="radio"]')];
-    const confirm = dlg.querySelector("button.primary");
-    if (radios.length && (!radios.some((r) => r.checked) || (confirm && !confirm.disabled))) return "dialog";
-    return null;
-  }
-  if ([...document.querySelectorAll("button.strategy")].some((b) => !b.disabled)) return "strategy";
-  if ([...document.querySelectorAll(".table .actionbar button")].some((b) => !b.disabled)) return "struggle";
-  return null;
-}
-
-/** Follows the frames of a page's WebSocket: `seq` seen, and the answers to its actions. */
-function trackFrames(page, P) {
-  P.answers = [];
-  P.seq = -1;
-  page.on("websocket", (ws) =>
-    ws.on("framereceived", ({ payload }) => {
-      let m;
-      try {
-        m = JSON.parse(String(payload));
-      } catch {
-        return;
-      }
-      if (typeof m.seq === "number" && (m.type === "update" || m.type === "welcome")) P.seq = Math.max(P.seq, m.seq);
-      if (m.type === "ack" || (m.type === "error" && m.action_id)) P.answers.push(m);
-      if (m.type === "welcome") P.welcome = m;
-      if (m.type === "clock" || m.clock) P.clock = m.clock ?? P.clock;
-    }),
-  );
-}
-
-/** Clicks `sel` (the first enabled match, or the n-th) and waits for the server's answer to the
- *  action it sends: true if accepted. */
-async function act(P, sel, { n = 0, sends = true } = {}) {
-  const before = P.answers.length;
-  const els = await P.page.$$(`${sel}:not([disabled])`);
-  if (!els[n]) return false;
-  await els[n].click();
-  if (!sends) return true;
-  const answer = await until(() => P.answers[before], `the answer to ${sel}`, 15_000);
-  if (answer.type === "error") {
-    log(`${P.name}: ${sel} refused (${answer.code})`);
-    return false;
-  }
-  await until(() => P.seq >= answer.seq, `update ${answer.seq}`, 15_000);
-  return true;
-}
-
 /** Makes the decision the page offers; returns what it was (null: nothing to decide). On the
  *  desktop, the decision fits the screen first, with the deadlines in the header (layout.mjs). */
 async function decideOnce(P) {
@@ -175,17 +108,8 @@ async function decideOnce(P) {
     return "toast";
   }
   if (kind === "chars") {
-    // 4 of the 8: the first legal set in a fixed walk through the sets (the server's rules decide)
-    for (let tries = 0; tries < 70; tries++) {
-      for (const b of await P.page.$$('button.pick[aria-pressed="true"]')) await b.click();
-      const n = (await P.page.$$("button.pick")).length;
-      const set = combination(n, 4, tries);
-      for (const i of set) await (await P.page.$$("button.pick"))[i].click();
-      if (await P.page.$eval(".chars .actionbar button.primary", (b) => !b.disabled)) {
-        if (await act(P, ".chars .actionbar button.primary")) return kind;
-      }
-    }
-    throw new Error(`${P.name}: no legal set of 4 characters`);
+    await chooseCharacters(P);
+    return kind;
   }
   if (kind === "strategy") {
     await act(P, "button.strategy", { sends: false });
@@ -205,17 +129,6 @@ async function decideOnce(P) {
     return kind;
   }
   return kind;
-}
-
-/** The k-th 4-subset of n (lexicographic), for walking through character sets. */
-function combination(n, r, k) {
-  const all = [];
-  const rec = (start, acc) => {
-    if (acc.length === r) return void all.push(acc);
-    for (let i = start; i < n; i++) rec(i + 1, [...acc, i]);
-  };
-  rec(0, []);
-  return all[k % all.length];
 }
 
 /** Makes every decision this page offers now, one after another (a decision that becomes this
@@ -256,8 +169,8 @@ test("a game over days, each visit from a reminder mail, ends when a real deadli
     assert.deepEqual(await (await fetch(`${base}/api/mail`)).json(), { enabled: true }, "the server offers reminders");
     const mail = new Mailbox(sink.dir);
 
-    const A = { name: "rebel", desktop: true, mail: REBEL_MAIL, ctx: await browser.newContext({ viewport: DESKTOP, locale: "en-GB", timezoneId: "Asia/Tokyo" }) };
-    const B = { name: "imperial", mail: IMPERIAL_MAIL, ctx: await browser.newContext({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: "en-GB", timezoneId: "America/New_York" }) };
+    const A = { name: "rebel", desktop: true, mail: REBEL_MAIL, log, ctx: await browser.newContext({ viewport: DESKTOP, locale: "en-GB", timezoneId: "Asia/Tokyo" }) };
+    const B = { name: "imperial", mail: IMPERIAL_MAIL, log, ctx: await browser.newContext({ viewport: PHONE, deviceScaleFactor: 2, isMobile: true, hasTouch: true, locale: "en-GB", timezoneId: "America/New_York" }) };
     const errors = [];
     // what the page's Content-Security-Policy blocks is an error too: the room's pages and the mail
     // link's page must need nothing it refuses (crates/server/src/defences.rs)

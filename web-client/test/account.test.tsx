@@ -28,6 +28,7 @@ import {
   requestOptions,
 } from "../src/ui/account/webauthn";
 import { mountPoint } from "./dom";
+import { summary } from "./fakes";
 
 type Call = { url: string; method: string; body: unknown; type: string | null; credentials: string | undefined };
 
@@ -225,24 +226,6 @@ describe("the browser's side of a ceremony", () => {
     expect(answer.response.transports).toEqual(["internal"]);
   });
 });
-
-function summary(code: string, over: Partial<SeatSummary>): SeatSummary {
-  return {
-    code,
-    you: "rebel",
-    names: ["Ana", "Ben"],
-    opponent: { kind: "friend" },
-    game_number: 1,
-    state: "their_turn",
-    round: 1,
-    vp: [0, 0],
-    outcome: null,
-    forfeit_winner: null,
-    forfeit_reason: null,
-    clock: null,
-    ...over,
-  };
-}
 
 const DAY = 86_400_000;
 const dueIn = (left: number): Partial<SeatSummary> => ({

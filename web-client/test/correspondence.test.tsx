@@ -14,7 +14,7 @@ import { GameStore } from "../src/state/store";
 import { Clocks, deadlineLow } from "../src/ui/Clocks";
 import { Landing } from "../src/ui/Landing";
 import { mountPoint } from "./dom";
-import { makeView, welcome } from "./fakes";
+import { makeView, summary, welcome } from "./fakes";
 
 const root = mountPoint();
 const H = 3_600_000;
@@ -172,24 +172,6 @@ const clockOf = (running: [boolean, boolean], remaining: [number, number]): Cloc
   deadline_unix_ms: [running[0] ? 1 : null, running[1] ? 1 : null],
   days_per_decision: 2,
 });
-
-function summary(code: string, over: Partial<SeatSummary>): SeatSummary {
-  return {
-    code,
-    you: "rebel",
-    names: ["Ana", "Ben"],
-    opponent: { kind: "friend" },
-    game_number: 1,
-    state: "their_turn",
-    round: 1,
-    vp: [0, 0],
-    outcome: null,
-    forfeit_winner: null,
-    forfeit_reason: null,
-    clock: null,
-    ...over,
-  };
-}
 
 describe("your rooms", () => {
   const at = 1_000;

@@ -4,6 +4,7 @@ import {
   type Fairness,
   type LogEntry,
   PROTOCOL_VERSION,
+  type SeatSummary,
   type ServerMsg,
   type View,
 } from "../src/net/protocol";
@@ -196,4 +197,24 @@ export async function noGamesFetch(): Promise<Response> {
     status: 200,
     headers: { "content-type": "application/json" },
   });
+}
+
+/** A seat's summary for the list of rooms (`GET …/seat`): the Rebel's seat of a friend's room, their
+ *  turn in round 1, with `over` changed. */
+export function summary(code: string, over: Partial<SeatSummary>): SeatSummary {
+  return {
+    code,
+    you: "rebel",
+    names: ["Ana", "Ben"],
+    opponent: { kind: "friend" },
+    game_number: 1,
+    state: "their_turn",
+    round: 1,
+    vp: [0, 0],
+    outcome: null,
+    forfeit_winner: null,
+    forfeit_reason: null,
+    clock: null,
+    ...over,
+  };
 }

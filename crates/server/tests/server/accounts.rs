@@ -13,14 +13,6 @@ use serde_json::{Value, json};
 use crate::support::passkey::{self, SoftPasskey, request};
 use crate::support::{self, Client};
 
-fn code_of(answer: &passkey::Answer) -> String {
-    answer
-        .json()
-        .ok()
-        .and_then(|v| v["code"].as_str().map(str::to_string))
-        .unwrap_or_default()
-}
-
 async fn account(addr: std::net::SocketAddr, session: &str) -> Result<Value> {
     let a = request(addr, "GET", "/api/account", None, Some(session)).await?;
     ensure!(a.status == 200, "GET /api/account: {} {}", a.status, a.body);
@@ -71,7 +63,10 @@ async fn a_passkey_registers_an_account_and_signs_it_in_with_a_new_session_each_
         Some("0123456789abcdef0123456789abcdef"),
     )
     .await?;
-    assert_eq!((fixed.status, code_of(&fixed)), (401, "not_signed_in".into()));
+    assert_eq!(
+        (fixed.status, passkey::Answer::code(&fixed)),
+        (401, "not_signed_in".into())
+    );
 
     let state = request(addr, "GET", "/api/session", None, Some(&first)).await?.json()?;
     assert_eq!(state["account"]["username"], "Leia");
@@ -100,7 +95,10 @@ async fn a_passkey_registers_an_account_and_signs_it_in_with_a_new_session_each_
     .await?;
     assert_eq!(ended.status, 204, "{}", ended.body);
     let refused = request(addr, "GET", "/api/account", None, Some(&first)).await?;
-    assert_eq!((refused.status, code_of(&refused)), (401, "not_signed_in".into()));
+    assert_eq!(
+        (refused.status, passkey::Answer::code(&refused)),
+        (401, "not_signed_in".into())
+    );
     let state = request(addr, "GET", "/api/session", None, Some(&first)).await?.json()?;
     assert_eq!(state["account"], Value::Null);
 
@@ -131,7 +129,7 @@ async fn a_ceremony_works_once_and_a_forged_answer_signs_nobody_in() -> Result<(
     let forged = json!({"ceremony": begun["ceremony"], "credential": credential});
     let answer = request(addr, "POST", "/api/account/sign-in/finish", Some(&forged), None).await?;
     assert_eq!(
-        (answer.status, code_of(&answer)),
+        (answer.status, passkey::Answer::code(&answer)),
         (400, "passkey_refused".into()),
         "{}",
         answer.body
@@ -141,7 +139,7 @@ async fn a_ceremony_works_once_and_a_forged_answer_signs_nobody_in() -> Result<(
     let again = json!({"ceremony": begun["ceremony"], "credential": genuine});
     let answer = request(addr, "POST", "/api/account/sign-in/finish", Some(&again), None).await?;
     assert_eq!(
-        (answer.status, code_of(&answer)),
+        (answer.status, passkey::Answer::code(&answer)),
         (410, "ceremony_expired".into()),
         "{}",
         answer.body
@@ -162,7 +160,7 @@ async fn a_ceremony_works_once_and_a_forged_answer_signs_nobody_in() -> Result<(
     )
     .await?;
     assert_eq!(
-        (answer.status, code_of(&answer)),
+        (answer.status, passkey::Answer::code(&answer)),
         (400, "passkey_refused".into()),
         "{}",
         answer.body
@@ -181,7 +179,10 @@ async fn a_ceremony_works_once_and_a_forged_answer_signs_nobody_in() -> Result<(
         None,
     )
     .await?;
-    assert_eq!((answer.status, code_of(&answer)), (400, "passkey_refused".into()));
+    assert_eq!(
+        (answer.status, passkey::Answer::code(&answer)),
+        (400, "passkey_refused".into())
+    );
     server.stop().await
 }
 
@@ -207,7 +208,7 @@ async fn usernames_are_unique_ignoring_case_and_look_alikes_and_some_are_reserve
         )
         .await?;
         assert_eq!(
-            (a.status, code_of(&a)),
+            (a.status, passkey::Answer::code(&a)),
             (status, code.to_string()),
             "{typed}: {}",
             a.body
@@ -244,11 +245,20 @@ async fn the_seats_a_device_holds_follow_the_account_to_another_device() -> Resu
     assert_eq!(theirs["seats"][0]["outcome"], "other_account");
     let path = format!("/api/rooms/{}/account-seat", s.code);
     let refused = request(addr, "GET", &path, None, Some(&other)).await?;
-    assert_eq!((refused.status, code_of(&refused)), (403, "seat_not_kept".into()));
+    assert_eq!(
+        (refused.status, passkey::Answer::code(&refused)),
+        (403, "seat_not_kept".into())
+    );
     let refused = request(addr, "POST", &path, Some(&json!({})), Some(&other)).await?;
-    assert_eq!((refused.status, code_of(&refused)), (403, "seat_not_kept".into()));
+    assert_eq!(
+        (refused.status, passkey::Answer::code(&refused)),
+        (403, "seat_not_kept".into())
+    );
     let refused = request(addr, "GET", &path, None, None).await?;
-    assert_eq!((refused.status, code_of(&refused)), (401, "not_signed_in".into()));
+    assert_eq!(
+        (refused.status, passkey::Answer::code(&refused)),
+        (401, "not_signed_in".into())
+    );
 
     // a phone signed in to the account lists the room and takes the seat with a token of its own
     let phone = passkey::sign_in(addr, &mut key).await?;
@@ -278,7 +288,10 @@ async fn the_last_passkey_stays_and_another_can_be_added() -> Result<()> {
         .to_string();
     let path = format!("/api/account/passkeys/{first_id}");
     let refused = request(addr, "DELETE", &path, None, Some(&session)).await?;
-    assert_eq!((refused.status, code_of(&refused)), (409, "last_way_to_sign_in".into()));
+    assert_eq!(
+        (refused.status, passkey::Answer::code(&refused)),
+        (409, "last_way_to_sign_in".into())
+    );
 
     let begun = request(
         addr,
@@ -349,7 +362,10 @@ async fn an_account_downloads_its_data_and_deletes_itself_keeping_its_games() ->
         Some(&session),
     )
     .await?;
-    assert_eq!((wrong.status, code_of(&wrong)), (400, "confirmation_mismatch".into()));
+    assert_eq!(
+        (wrong.status, passkey::Answer::code(&wrong)),
+        (400, "confirmation_mismatch".into())
+    );
     let deleted = request(
         addr,
         "POST",
@@ -384,7 +400,7 @@ async fn an_account_downloads_its_data_and_deletes_itself_keeping_its_games() ->
         None,
     )
     .await?;
-    assert_eq!((a.status, code_of(&a)), (409, "username_reserved".into()));
+    assert_eq!((a.status, passkey::Answer::code(&a)), (409, "username_reserved".into()));
     server.stop().await
 }
 
@@ -506,7 +522,7 @@ async fn a_page_of_another_site_changes_nothing_in_an_account() -> Result<()> {
         let body = (!body.is_null()).then_some(body);
         let a = passkey::request_with(addr, method, path, body, Some(&session), evil).await?;
         assert_eq!(
-            (a.status, code_of(&a)),
+            (a.status, passkey::Answer::code(&a)),
             (403, "origin_not_allowed".into()),
             "{method} {path}"
         );

@@ -17,14 +17,6 @@ use serde_json::{Value, json};
 use crate::support::passkey::{self, Answer, request};
 use crate::support::{self, Client};
 
-fn code_of(answer: &Answer) -> String {
-    answer
-        .json()
-        .ok()
-        .and_then(|v| v["code"].as_str().map(str::to_string))
-        .unwrap_or_default()
-}
-
 async fn get(addr: SocketAddr, path: &str, session: &str) -> Result<Value> {
     let a = request(addr, "GET", path, None, Some(session)).await?;
     anyhow::ensure!(a.status == 200, "GET {path}: {} {}", a.status, a.body);
@@ -43,6 +35,20 @@ async fn befriend(addr: SocketAddr, a: &str, a_name: &str, b: &str, b_name: &str
     let accepted = post(addr, "/api/account/friends/accept", json!({"username": a_name}), b).await?;
     assert_eq!(accepted.status, 204, "{}", accepted.body);
     Ok(())
+}
+
+/// A challenge from the session `from` to `to`: the Rebel side for the challenger, unrated, no
+/// spectators; its id.
+async fn challenge(addr: SocketAddr, from: &str, to: &str) -> Result<String> {
+    let made = post(
+        addr,
+        "/api/account/challenges",
+        json!({"username": to, "side": "rebel", "rated": false, "spectators": "off"}),
+        from,
+    )
+    .await?;
+    assert_eq!(made.status, 201, "{}", made.body);
+    Ok(made.json()?["id"].as_str().context("an id")?.to_string())
 }
 
 fn names(list: &Value, which: &str) -> Vec<String> {
@@ -80,7 +86,7 @@ async fn friend_requests_are_accepted_declined_removed_and_crossing_ones_make_fr
         ["Han"]
     );
     let again = post(addr, "/api/account/friends/accept", json!({"username": "Leia"}), &han).await?;
-    assert_eq!((again.status, code_of(&again)), (404, "no_friend_request".into()));
+    assert_eq!((again.status, Answer::code(&again)), (404, "no_friend_request".into()));
 
     // declined: nothing left on either side
     post(addr, "/api/account/friends", json!({"username": "Leia"}), &lando).await?;
@@ -111,11 +117,14 @@ async fn friend_requests_are_accepted_declined_removed_and_crossing_ones_make_fr
 
     // no such player, oneself, not signed in
     let nobody = post(addr, "/api/account/friends", json!({"username": "Jabba"}), &leia).await?;
-    assert_eq!((nobody.status, code_of(&nobody)), (404, "player_not_found".into()));
+    assert_eq!((nobody.status, Answer::code(&nobody)), (404, "player_not_found".into()));
     let me = post(addr, "/api/account/friends", json!({"username": "Leia"}), &leia).await?;
-    assert_eq!((me.status, code_of(&me)), (404, "player_not_found".into()));
+    assert_eq!((me.status, Answer::code(&me)), (404, "player_not_found".into()));
     let anonymous = request(addr, "GET", "/api/account/friends", None, None).await?;
-    assert_eq!((anonymous.status, code_of(&anonymous)), (401, "not_signed_in".into()));
+    assert_eq!(
+        (anonymous.status, Answer::code(&anonymous)),
+        (401, "not_signed_in".into())
+    );
     server.stop().await
 }
 
@@ -148,18 +157,10 @@ async fn presence_is_shown_to_friends_only_and_a_block_stops_requests_and_challe
         "{jabbas}"
     );
     let record = request(addr, "GET", "/api/account/friends/Luke/record", None, Some(&jabba)).await?;
-    assert_eq!((record.status, code_of(&record)), (403, "not_friends".into()));
+    assert_eq!((record.status, Answer::code(&record)), (403, "not_friends".into()));
 
     // a friend at a table is shown at it: the room of a challenge accepted
-    let challenge = post(
-        addr,
-        "/api/account/challenges",
-        json!({"username": "Mara", "side": "rebel", "rated": false, "spectators": "off"}),
-        &luke,
-    )
-    .await?;
-    assert_eq!(challenge.status, 201, "{}", challenge.body);
-    let id = challenge.json()?["id"].as_str().context("an id")?.to_string();
+    let id = challenge(addr, &luke, "Mara").await?;
     let accepted = post(addr, &format!("/api/account/challenges/{id}/accept"), json!({}), &mara).await?;
     assert_eq!(accepted.status, 200, "{}", accepted.body);
     let lukes = get(addr, "/api/account/friends", &luke).await?;
@@ -185,7 +186,7 @@ async fn presence_is_shown_to_friends_only_and_a_block_stops_requests_and_challe
     );
     assert!(names(&get(addr, "/api/account/friends", &luke).await?, "incoming").is_empty());
     let refused = post(addr, "/api/account/friends", json!({"username": "Jabba"}), &luke).await?;
-    assert_eq!((refused.status, code_of(&refused)), (409, "player_blocked".into()));
+    assert_eq!((refused.status, Answer::code(&refused)), (409, "player_blocked".into()));
 
     // Mara blocks Luke: the friendship ends, Luke leaves her list, she leaves his, no challenges
     post(
@@ -210,7 +211,10 @@ async fn presence_is_shown_to_friends_only_and_a_block_stops_requests_and_challe
         &luke,
     )
     .await?;
-    assert_eq!((challenge.status, code_of(&challenge)), (403, "not_friends".into()));
+    assert_eq!(
+        (challenge.status, Answer::code(&challenge)),
+        (403, "not_friends".into())
+    );
     server.stop().await
 }
 
@@ -229,9 +233,9 @@ async fn a_challenge_accepted_makes_a_room_each_player_takes_through_their_accou
         "clock": {"days_per_decision": 3},
     });
     let refused = post(addr, "/api/account/challenges", body.clone(), &finn).await?;
-    assert_eq!((refused.status, code_of(&refused)), (403, "not_friends".into()));
+    assert_eq!((refused.status, Answer::code(&refused)), (403, "not_friends".into()));
     let bad = post(addr, "/api/account/challenges", json!({"username": "Kylo", "side": "rebel", "rated": false, "spectators": "off", "clock": {"bank_secs": 99999, "increment_secs": 0}}), &rey).await?;
-    assert_eq!((bad.status, code_of(&bad)), (400, "bad_message".into()));
+    assert_eq!((bad.status, Answer::code(&bad)), (400, "bad_message".into()));
 
     let made = post(addr, "/api/account/challenges", body.clone(), &rey).await?;
     assert_eq!(made.status, 201, "{}", made.body);
@@ -268,7 +272,10 @@ async fn a_challenge_accepted_makes_a_room_each_player_takes_through_their_accou
     // nobody but the challenged accepts it
     let path = format!("/api/account/challenges/{id}/accept");
     let theirs = post(addr, &path, json!({}), &rey).await?;
-    assert_eq!((theirs.status, code_of(&theirs)), (404, "challenge_not_found".into()));
+    assert_eq!(
+        (theirs.status, Answer::code(&theirs)),
+        (404, "challenge_not_found".into())
+    );
     let accepted = post(addr, &path, json!({}), &kylo).await?;
     assert_eq!(accepted.status, 200, "{}", accepted.body);
     let accepted = accepted.json()?;
@@ -276,7 +283,7 @@ async fn a_challenge_accepted_makes_a_room_each_player_takes_through_their_accou
     assert_eq!(accepted["seat"], "rebel", "Rey chose the Empire: {accepted}");
     let twice = post(addr, &path, json!({}), &kylo).await?;
     assert_eq!(
-        (twice.status, code_of(&twice)),
+        (twice.status, Answer::code(&twice)),
         (404, "challenge_not_found".into()),
         "a second accept"
     );
@@ -296,7 +303,7 @@ async fn a_challenge_accepted_makes_a_room_each_player_takes_through_their_accou
         tokens.push(seated.json()?["token"].as_str().context("a token")?.to_string());
     }
     let refused = post(addr, &seat_path, json!({}), &finn).await?;
-    assert_eq!((refused.status, code_of(&refused)), (403, "seat_not_kept".into()));
+    assert_eq!((refused.status, Answer::code(&refused)), (403, "seat_not_kept".into()));
     let (mut a, wa) = Client::hello(addr, &code, Some(&tokens[0]), None).await?;
     let (mut b, wb) = Client::hello(addr, &code, Some(&tokens[1]), None).await?;
     assert_eq!(wa.you, Role::Seat(Faction::Imperial));
@@ -329,15 +336,7 @@ async fn a_challenge_accepted_makes_a_room_each_player_takes_through_their_accou
     );
 
     // withdrawn by the challenger only; "nobody" closes the door
-    let third = post(
-        addr,
-        "/api/account/challenges",
-        json!({"username": "Kylo", "side": "rebel", "rated": false, "spectators": "off"}),
-        &rey,
-    )
-    .await?
-    .json()?;
-    let third = format!("/api/account/challenges/{}", third["id"].as_str().context("an id")?);
+    let third = format!("/api/account/challenges/{}", challenge(addr, &rey, "Kylo").await?);
     assert_eq!(request(addr, "DELETE", &third, None, Some(&kylo)).await?.status, 404);
     assert_eq!(request(addr, "DELETE", &third, None, Some(&rey)).await?.status, 204);
     let closed = post(
@@ -353,7 +352,10 @@ async fn a_challenge_accepted_makes_a_room_each_player_takes_through_their_accou
         "nobody"
     );
     let refused = post(addr, "/api/account/challenges", body, &rey).await?;
-    assert_eq!((refused.status, code_of(&refused)), (403, "challenges_closed".into()));
+    assert_eq!(
+        (refused.status, Answer::code(&refused)),
+        (403, "challenges_closed".into())
+    );
     server.stop().await
 }
 
@@ -368,15 +370,7 @@ async fn the_record_between_friends_counts_a_finished_game_by_side() -> Result<(
     befriend(addr, &poe, "Poe", &zorii, "Zorii").await?;
 
     // a room both keep, from a challenge; a friend request from a room needs a seat of it
-    let challenge = post(
-        addr,
-        "/api/account/challenges",
-        json!({"username": "Zorii", "side": "rebel", "rated": false, "spectators": "off"}),
-        &poe,
-    )
-    .await?
-    .json()?;
-    let id = challenge["id"].as_str().context("an id")?;
+    let id = challenge(addr, &poe, "Zorii").await?;
     let accepted = post(addr, &format!("/api/account/challenges/{id}/accept"), json!({}), &zorii)
         .await?
         .json()?;
@@ -430,9 +424,9 @@ async fn the_record_between_friends_counts_a_finished_game_by_side() -> Result<(
     assert_eq!(asked.json()?, json!({"username": "Poe", "status": "requested"}));
     let (_, stranger) = passkey::register(addr, "Stranger").await?;
     let refused = post(addr, "/api/account/friends", json!({"room": code}), &stranger).await?;
-    assert_eq!((refused.status, code_of(&refused)), (403, "seat_not_kept".into()));
+    assert_eq!((refused.status, Answer::code(&refused)), (403, "seat_not_kept".into()));
     let nobody = post(addr, "/api/account/friends", json!({}), &stranger).await?;
-    assert_eq!((nobody.status, code_of(&nobody)), (400, "bad_message".into()));
+    assert_eq!((nobody.status, Answer::code(&nobody)), (400, "bad_message".into()));
     server.stop().await
 }
 
@@ -443,15 +437,7 @@ async fn a_page_of_another_site_changes_no_friend_nor_challenge() -> Result<()> 
     let (_, bodhi) = passkey::register(addr, "Bodhi").await?;
     let (_, cassian) = passkey::register(addr, "Cassian").await?;
     befriend(addr, &bodhi, "Bodhi", &cassian, "Cassian").await?;
-    let made = post(
-        addr,
-        "/api/account/challenges",
-        json!({"username": "Cassian", "side": "rebel", "rated": false, "spectators": "off"}),
-        &bodhi,
-    )
-    .await?
-    .json()?;
-    let id = made["id"].as_str().context("an id")?;
+    let id = challenge(addr, &bodhi, "Cassian").await?;
     let (friends_before, challenges_before) = (
         get(addr, "/api/account/friends", &cassian).await?,
         get(addr, "/api/account/challenges", &cassian).await?,
@@ -477,14 +463,14 @@ async fn a_page_of_another_site_changes_no_friend_nor_challenge() -> Result<()> 
     for (method, path, body) in &routes {
         let a = passkey::request_with(addr, method, path, body.as_ref(), Some(&cassian), evil).await?;
         assert_eq!(
-            (a.status, code_of(&a)),
+            (a.status, Answer::code(&a)),
             (403, "origin_not_allowed".into()),
             "{method} {path}"
         );
     }
     let withdraw = format!("/api/account/challenges/{id}");
     let a = passkey::request_with(addr, "DELETE", &withdraw, None, Some(&bodhi), evil).await?;
-    assert_eq!((a.status, code_of(&a)), (403, "origin_not_allowed".into()));
+    assert_eq!((a.status, Answer::code(&a)), (403, "origin_not_allowed".into()));
     assert_eq!(get(addr, "/api/account/friends", &cassian).await?, friends_before);
     assert_eq!(get(addr, "/api/account/challenges", &cassian).await?, challenges_before);
     server.stop().await
@@ -497,15 +483,7 @@ async fn a_deleted_account_leaves_its_friends_lists_and_its_challenges_make_no_r
     let (_, maz) = passkey::register(addr, "Maz").await?;
     let (_, rose) = passkey::register(addr, "Rose").await?;
     befriend(addr, &maz, "Maz", &rose, "Rose").await?;
-    let made = post(
-        addr,
-        "/api/account/challenges",
-        json!({"username": "Rose", "side": "rebel", "rated": false, "spectators": "off"}),
-        &maz,
-    )
-    .await?
-    .json()?;
-    let id = made["id"].as_str().context("an id")?.to_string();
+    let id = challenge(addr, &maz, "Rose").await?;
     let deleted = post(addr, "/api/account/delete", json!({"username": "Maz"}), &maz).await?;
     assert_eq!(deleted.status, 204, "{}", deleted.body);
     let roses = get(addr, "/api/account/friends", &rose).await?;
@@ -517,7 +495,7 @@ async fn a_deleted_account_leaves_its_friends_lists_and_its_challenges_make_no_r
     );
     let accepted = post(addr, &format!("/api/account/challenges/{id}/accept"), json!({}), &rose).await?;
     assert_eq!(
-        (accepted.status, code_of(&accepted)),
+        (accepted.status, Answer::code(&accepted)),
         (404, "challenge_not_found".into())
     );
     let rooms = get(addr, "/api/account/rooms", &rose).await?;

@@ -132,6 +132,14 @@ impl Answer {
         serde_json::from_str(&self.body).with_context(|| format!("not JSON: {}", self.body))
     }
 
+    /// The refusal's code (`""` when the body is not a refusal).
+    pub fn code(&self) -> String {
+        self.json()
+            .ok()
+            .and_then(|v| v["code"].as_str().map(str::to_string))
+            .unwrap_or_default()
+    }
+
     /// The session id the answer sets, if any (an empty one clears it).
     pub fn session(&self) -> Option<String> {
         self.set_cookies.iter().find_map(|c| {
