@@ -245,6 +245,9 @@ async fn a_challenge_accepted_makes_a_room_each_player_takes_through_their_accou
         (Some("Rey"), Some("Kylo"))
     );
     let id = made["id"].as_str().context("an id")?.to_string();
+    // challenges are ordered by when they were made, to the millisecond: the second one a
+    // millisecond later at least (two made within one millisecond were listed in either order)
+    tokio::time::sleep(Duration::from_millis(3)).await;
     let older = post(
         addr,
         "/api/account/challenges",
