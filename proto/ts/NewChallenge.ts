@@ -20,6 +20,7 @@ side: SideChoice,
  */
 clock?: TimeControl, 
 /**
- * Whether the game counts for ratings (stored; ratings are not built yet).
+ * Whether the room's games count for both players' ratings (both agree: the challenger by
+ * asking, the challenged by accepting).
  */
 rated: boolean, spectators: SpectatorPolicy, };

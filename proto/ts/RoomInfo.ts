@@ -3,6 +3,7 @@ import type { Faction } from "./Faction";
 import type { Fairness } from "./Fairness";
 import type { ForfeitReason } from "./ForfeitReason";
 import type { RoomOptions } from "./RoomOptions";
+import type { SeatRating } from "./SeatRating";
 
 /**
  * Room facts every connection may know.
@@ -39,4 +40,9 @@ reveal_agreed: [boolean, boolean],
  * The players' display names in the current game, `[rebel, imperial]` (`null`: shown as the
  * side). Text, never markup.
  */
-names: [string | null, string | null], };
+names: [string | null, string | null], 
+/**
+ * In a rated room, the players' ratings, `[rebel, imperial]` (`null` for a seat whose rating
+ * is not known yet); absent in other rooms.
+ */
+ratings?: [SeatRating | null, SeatRating | null], };

@@ -22,4 +22,10 @@ reveal_at_end?: boolean,
 /**
  * A time control for every game of the room; absent: no clock.
  */
-clock?: TimeControl, };
+clock?: TimeControl, 
+/**
+ * Every game of the room that ends with a winner changes both players' ratings. Only a
+ * challenge both accounts agreed was rated makes such a room (`POST /api/rooms` refuses it).
+ * Absent means no.
+ */
+rated?: boolean, };

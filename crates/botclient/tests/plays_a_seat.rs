@@ -30,6 +30,7 @@ async fn the_bot_client_joins_by_invite_and_plays_a_whole_game() -> Result<()> {
         opponent: None,
         reveal_at_end: false,
         clock: None,
+        rated: false,
     };
     let created = http::create_room(addr, &options).await?;
     assert_eq!(created.watch_url, None, "no watch link in a room without spectators");
@@ -106,6 +107,7 @@ async fn a_refused_seat_is_reported_with_its_fatal_code_and_not_retried() -> Res
         opponent: None,
         reveal_at_end: false,
         clock: None,
+        rated: false,
     };
     let created = http::create_room(addr, &options).await?;
     let mut bot = Bot::new(BotConfig::with_iterations(Level::Easy, 3, 0));

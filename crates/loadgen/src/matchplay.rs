@@ -60,6 +60,7 @@ pub async fn play(
         opponent: None,
         reveal_at_end: args.reveal_at_end,
         clock: None,
+        rated: false,
     };
     let dialer = Dialer { source: args.source };
     let created = http::create_room_via(dialer, addr, &options)

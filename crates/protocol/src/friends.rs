@@ -143,7 +143,8 @@ pub struct NewChallenge {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub clock: Option<TimeControl>,
-    /// Whether the game counts for ratings (stored; ratings are not built yet).
+    /// Whether the room's games count for both players' ratings (both agree: the challenger by
+    /// asking, the challenged by accepting).
     pub rated: bool,
     pub spectators: SpectatorPolicy,
 }

@@ -34,6 +34,7 @@ mod friends;
 mod http;
 mod mail;
 mod presence;
+mod ratings;
 mod replay_steps;
 mod room;
 mod seats;
@@ -73,6 +74,10 @@ pub use mail::{
     SetReminders, reminders_path,
 };
 pub use presence::{Presence, SeatPresence};
+pub use ratings::{
+    LEADERBOARD_MIN_GAMES, LEADERBOARD_PATH, LEADERBOARD_PLAYERS, Leaderboard, LeaderboardEntry, PLAYER_PAGE_GAMES,
+    PLAYER_PATH, PlayerPage, RatedGame, RatingShown, SeatRating, SideEdge,
+};
 pub use replay_steps::{ReplayEyes, ReplayStep, ReplaySteps, replay_steps_path};
 pub use room::{ComputerLevel, Fairness, Opponent, Role, RoomInfo, RoomOptions, SideChoice, SpectatorPolicy};
 pub use seats::{

@@ -4,7 +4,7 @@
 use evr_rules::{ByFaction, Faction, Mode};
 use serde::{Deserialize, Serialize};
 
-use crate::{ForfeitReason, TimeControl};
+use crate::{ForfeitReason, SeatRating, TimeControl};
 
 /// Which side the room creator takes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -69,6 +69,12 @@ pub struct RoomOptions {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub clock: Option<TimeControl>,
+    /// Every game of the room that ends with a winner changes both players' ratings. Only a
+    /// challenge both accounts agreed was rated makes such a room (`POST /api/rooms` refuses it).
+    /// Absent means no.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[cfg_attr(feature = "ts", ts(optional, as = "Option<bool>"))]
+    pub rated: bool,
 }
 
 /// What a connection is in a room.
@@ -104,6 +110,11 @@ pub struct RoomInfo {
     /// The players' display names in the current game, `[rebel, imperial]` (`null`: shown as the
     /// side). Text, never markup.
     pub names: ByFaction<Option<String>>,
+    /// In a rated room, the players' ratings, `[rebel, imperial]` (`null` for a seat whose rating
+    /// is not known yet); absent in other rooms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub ratings: Option<ByFaction<Option<SeatRating>>>,
 }
 
 /// Provably fair shuffles. When a game starts the server commits to its random key:

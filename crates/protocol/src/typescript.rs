@@ -11,11 +11,11 @@ use crate::{
     AccountDetails, AccountExport, AccountRooms, AddFriend, ApiErrorBody, CeremonyFinish, CeremonyStart,
     ChallengeAccepted, ChallengeList, ChallengeSettings, ClientMsg, CreateRoom, CreatedRoom, DeleteAccount,
     EmailSignIn, ErrorCode, FriendAdded, FriendList, FriendName, GameArchive, HeadToHead, JOIN_CODE_DIGITS,
-    JoinRequest, JoinedRoom, KeepSeats, KeptSeats, LinkSecret, MAX_ACTION_ID_LEN, MAX_FRAME_BYTES, MAX_NAME_CHARS,
-    MAX_SEATS_KEPT_AT_ONCE, MAX_USERNAME_CHARS, MIN_USERNAME_CHARS, MailStatus, NewChallenge, NewInvite,
-    PROTOCOL_VERSION, RegisterBegin, ReminderSettings, RemindersSet, ReplayEyes, ReplaySteps, RoomOptions, RoomStatus,
-    SIGN_IN_LINK_SECS, SeatDevices, SeatSummary, SeatTransfer, ServerMsg, SessionState, SetAccountEmail, SetReminders,
-    SignedOut, SignedOutSessions, TRANSFER_LINK_SECS, TakeSeat,
+    JoinRequest, JoinedRoom, KeepSeats, KeptSeats, Leaderboard, LinkSecret, MAX_ACTION_ID_LEN, MAX_FRAME_BYTES,
+    MAX_NAME_CHARS, MAX_SEATS_KEPT_AT_ONCE, MAX_USERNAME_CHARS, MIN_USERNAME_CHARS, MailStatus, NewChallenge,
+    NewInvite, PROTOCOL_VERSION, PlayerPage, RegisterBegin, ReminderSettings, RemindersSet, ReplayEyes, ReplaySteps,
+    RoomOptions, RoomStatus, SIGN_IN_LINK_SECS, SeatDevices, SeatSummary, SeatTransfer, ServerMsg, SessionState,
+    SetAccountEmail, SetReminders, SignedOut, SignedOutSessions, TRANSFER_LINK_SECS, TakeSeat,
 };
 
 const NOTE: &str =
@@ -58,6 +58,8 @@ pub fn export(dir: &Path) -> Result<(), String> {
     SignedOutSessions::export_all(&cfg).map_err(e)?;
     KeepSeats::export_all(&cfg).map_err(e)?;
     KeptSeats::export_all(&cfg).map_err(e)?;
+    PlayerPage::export_all(&cfg).map_err(e)?;
+    Leaderboard::export_all(&cfg).map_err(e)?;
     AccountRooms::export_all(&cfg).map_err(e)?;
     DeleteAccount::export_all(&cfg).map_err(e)?;
     AccountExport::export_all(&cfg).map_err(e)?;

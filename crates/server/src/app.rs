@@ -198,6 +198,7 @@ mod tests {
                 opponent: None,
                 reveal_at_end: false,
                 clock: None,
+                rated: false,
             },
             creator_faction: Faction::Rebel,
             invite: "invite".into(),

@@ -53,6 +53,13 @@ pub async fn create_room(
             "a time control is a bank of 1 to 90 minutes and 0 to 120 seconds a decision",
         ));
     }
+    if options.rated {
+        // both players must be known accounts that agreed before the room exists
+        return Err(ApiError::new(
+            ErrorCode::BadMessage,
+            "a rated game is made by challenging a friend (POST /api/account/challenges)",
+        ));
+    }
     // the operating system's randomness failed: the log says how, the client only that it failed
     let internal =
         |e: std::io::Error| ApiError::internal(ErrorCode::StorageFailed, "the room could not be made; try again", &e);

@@ -1,5 +1,5 @@
 //! Challenges: a player challenges a friend with the room's options (side, time control,
-//! spectators) and whether it is rated (stored for the ratings to come; nothing reads it yet). The
+//! spectators) and whether it is rated (the room's `rated` option: `crate::ratings`). The
 //! challenged sees it in `GET /api/account/challenges` (one indexed read: a page may poll it), and
 //! accepts, declines, or lets it expire ([`evr_store::CHALLENGE_TTL_MS`]); the challenger may
 //! withdraw it.
@@ -99,6 +99,7 @@ pub async fn create(
                 opponent: None,
                 reveal_at_end: false,
                 clock,
+                rated,
             },
             rated,
             created_at: now,
@@ -338,7 +339,11 @@ async fn make_room(
     let invite = secrets::new_token().map_err(|e| internal(&e))?;
     let new = NewRoom {
         code: code.to_string(),
-        options: challenge.options,
+        // (the rated column decides: challenges stored before ratings kept it only there)
+        options: RoomOptions {
+            rated: challenge.rated,
+            ..challenge.options
+        },
         creator_faction,
         invite: invite.clone(),
         join_code: None,

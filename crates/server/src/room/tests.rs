@@ -128,6 +128,7 @@ impl Fixture {
             opponent: None,
             reveal_at_end: false,
             clock: None,
+            rated: false,
         };
         let room = Room::create(
             new_room("ROOMCODE00", options, Faction::Rebel),
@@ -317,6 +318,7 @@ async fn a_refused_join_write_leaves_the_seat_free_and_tells_nobody() {
         opponent: None,
         reveal_at_end: false,
         clock: None,
+        rated: false,
     };
     let room = Room::create(
         new_room("ROOMCODE01", options, Faction::Imperial),

@@ -208,6 +208,7 @@ pub fn options(mode: Mode) -> RoomOptions {
         opponent: None,
         reveal_at_end: false,
         clock: None,
+        rated: false,
     }
 }
 

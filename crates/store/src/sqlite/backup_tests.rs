@@ -53,6 +53,7 @@ async fn room_with_actions(store: &SqliteStore, actions: u32) {
         opponent: None,
         reveal_at_end: false,
         clock: None,
+        rated: false,
     };
     write(
         store,

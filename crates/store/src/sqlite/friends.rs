@@ -67,6 +67,7 @@ const PLACEHOLDER_OPTIONS: evr_protocol::RoomOptions = evr_protocol::RoomOptions
     opponent: None,
     reveal_at_end: false,
     clock: None,
+    rated: false,
 };
 
 /// The challenge with its options decoded from their JSON.

@@ -72,6 +72,7 @@ fn challenge(n: u8, from: u8, to: u8, created_at: i64) -> StoredChallenge {
             clock: Some(evr_protocol::TimeControl::Correspondence(
                 evr_protocol::Correspondence { days_per_decision: 3 },
             )),
+            rated: false,
         },
         rated: n.is_multiple_of(2),
         created_at,
