@@ -138,8 +138,9 @@ async fn a_rated_games_end_rates_both_players_once() -> Result<()> {
     Ok(())
 }
 
-/// Two nodes on one PostgreSQL end ten rated games of one player at once, five each: every game
-/// is rated, and the player's count and rating take all ten (no update lost between nodes).
+/// Two nodes on one PostgreSQL end rated games of one player at once, in waves of ten, five on
+/// each node: every game is rated, and the player's count takes them all (no update lost between
+/// nodes).
 #[tokio::test]
 async fn games_of_one_player_ending_at_once_on_two_nodes_are_all_counted() -> Result<()> {
     let url = match std::env::var("EVR_TEST_POSTGRES") {
@@ -155,23 +156,29 @@ async fn games_of_one_player_ending_at_once_on_two_nodes_are_all_counted() -> Re
     let second: std::sync::Arc<dyn Store> =
         std::sync::Arc::new(crate::support::postgres::same_database(&url, database).await?);
     accounts(first.accounts().context("accounts")?, 11)?;
-    let codes: Vec<String> = (0..10).map(|i| format!("NODES{i:03}")).collect();
-    for (i, code) in codes.iter().enumerate() {
-        kept_room(&first, code, 1, Some(2 + i as u8)).await?;
-        write(&first, start_game(code, 1, 1, Faction::Rebel)).await?;
-    }
-    // the rooms were created under the first claim on the shared database: either node writes
-    let ends = codes.iter().enumerate().map(|(i, code)| {
-        let node = if i % 2 == 0 { first.clone() } else { second.clone() };
-        let op = end_game(code, 1, Faction::Rebel, NOW + i as i64);
-        async move { write(&node, op).await }
-    });
-    for done in futures_util::future::join_all(ends).await {
-        done?;
+    // waves of ten games between account 1 and ten others, each wave's ends written at once, half
+    // on each node
+    const WAVES: usize = 5;
+    for wave in 0..WAVES {
+        let codes: Vec<String> = (0..10).map(|i| format!("NODES{wave}{i:02}")).collect();
+        for (i, code) in codes.iter().enumerate() {
+            kept_room(&first, code, 1, Some(2 + i as u8)).await?;
+            write(&first, start_game(code, 1, 1, Faction::Rebel)).await?;
+        }
+        // the rooms were created under the first claim on the shared database: either node writes
+        let ends = codes.iter().enumerate().map(|(i, code)| {
+            let node = if i % 2 == 0 { first.clone() } else { second.clone() };
+            let op = end_game(code, 1, Faction::Rebel, NOW + (10 * wave + i) as i64);
+            async move { write(&node, op).await }
+        });
+        for done in futures_util::future::join_all(ends).await {
+            done?;
+        }
     }
     let r = ratings(first.as_ref())?;
     let one = r.rating(&id(1))?.context("account 1 rated")?;
-    ensure!((one.games, one.won) == (10, 10), "an update was lost: {one:?}");
-    ensure!(r.rated_games(&id(1), 20)?.len() == 10, "a game was not rated");
+    let all = (10 * WAVES) as u32;
+    ensure!((one.games, one.won) == (all, all), "an update was lost: {one:?}");
+    ensure!(r.rated_games(&id(1), 100)?.len() == 10 * WAVES, "a game was not rated");
     Ok(())
 }
