@@ -17,7 +17,7 @@ use evr_protocol::{
 };
 use evr_ratings::Rating;
 use evr_rules::Faction;
-use evr_store::{AccountId, RatingRow};
+use evr_store::{AccountId, AccountStore, RatingRow, RatingStore, StoreError};
 
 use crate::accounts::now_ms;
 use crate::app::App;
@@ -71,8 +71,7 @@ async fn player(
     let store = app.store.clone();
     let now = now_ms();
     let page = tokio::task::spawn_blocking(move || -> Result<PlayerPage, ApiError> {
-        let failed =
-            |e: evr_store::StoreError| ApiError::internal(ErrorCode::StorageFailed, "cannot read the ratings", &e);
+        let failed = |e: StoreError| ApiError::internal(ErrorCode::StorageFailed, "cannot read the ratings", &e);
         let (Some(accounts), Some(ratings)) = (store.accounts(), store.ratings()) else {
             return Err(ApiError::new(
                 ErrorCode::AccountsDisabled,
@@ -85,62 +84,71 @@ async fn player(
             .map_err(failed)?
             .ok_or_else(not_found)?;
         let username = account.username.ok_or_else(not_found)?;
-        let row = ratings
-            .rating(&account.id)
-            .map_err(failed)?
-            .unwrap_or_else(|| RatingRow::new(account.id, now));
-        let today = row.today(now);
-        let mut names: HashMap<AccountId, Option<String>> = HashMap::new();
-        let mut history = Vec::new();
-        for game in ratings
-            .rated_games(&account.id, PLAYER_PAGE_GAMES as u32)
-            .map_err(failed)?
-        {
-            let side = if game.accounts.rebel == account.id {
-                Faction::Rebel
-            } else {
-                Faction::Imperial
-            };
-            let other = game.accounts[side.opponent()];
-            let opponent = match names.get(&other) {
-                Some(name) => name.clone(),
-                None => {
-                    let name = accounts.account(&other).map_err(failed)?.and_then(|a| a.username);
-                    names.insert(other, name.clone());
-                    name
-                }
-            };
-            let after = game.after[side].rating.round() as i32;
-            history.push(RatedGame {
-                code: game.code,
-                game_number: game.game_no,
-                ended_at_ms: game.rated_at,
-                side,
-                opponent,
-                opponent_rating: game.before[side.opponent()].rating.round() as i32,
-                result: match game.winner {
-                    Some(w) if w == side => GameEnd::Won,
-                    Some(_) => GameEnd::Lost,
-                    None => GameEnd::Drawn,
-                },
-                rating_after: after,
-                change: after - game.before[side].rating.round() as i32,
-            });
-        }
-        Ok(PlayerPage {
-            username,
-            rating: shown(&today),
-            rated_games: row.games,
-            won: row.won,
-            lost: row.lost,
-            drawn: row.drawn,
-            established: evr_ratings::is_established(&today) && row.games >= LEADERBOARD_MIN_GAMES,
-            history,
-        })
+        page_of(accounts, ratings, &account.id, username, now, PLAYER_PAGE_GAMES as u32).map_err(failed)
     })
     .await
     .map_err(|e| ApiError::internal(ErrorCode::StorageFailed, "cannot read the ratings", &e))??;
     Ok(Json(page))
+}
+
+/// The page of `account` (called `username`) at `now`, with its latest `games` rated games: the
+/// public page, and the account's own data download (every rated game).
+pub(crate) fn page_of(
+    accounts: &dyn AccountStore,
+    ratings: &dyn RatingStore,
+    account_id: &AccountId,
+    username: String,
+    now: i64,
+    games: u32,
+) -> Result<PlayerPage, StoreError> {
+    let row = ratings
+        .rating(account_id)?
+        .unwrap_or_else(|| RatingRow::new(*account_id, now));
+    let today = row.today(now);
+    let mut names: HashMap<AccountId, Option<String>> = HashMap::new();
+    let mut history = Vec::new();
+    for game in ratings.rated_games(account_id, games)? {
+        let side = if game.accounts.rebel == *account_id {
+            Faction::Rebel
+        } else {
+            Faction::Imperial
+        };
+        let other = game.accounts[side.opponent()];
+        let opponent = match names.get(&other) {
+            Some(name) => name.clone(),
+            None => {
+                let name = accounts.account(&other)?.and_then(|a| a.username);
+                names.insert(other, name.clone());
+                name
+            }
+        };
+        let after = game.after[side].rating.round() as i32;
+        history.push(RatedGame {
+            code: game.code,
+            game_number: game.game_no,
+            ended_at_ms: game.rated_at,
+            side,
+            opponent,
+            opponent_rating: game.before[side.opponent()].rating.round() as i32,
+            result: match game.winner {
+                Some(w) if w == side => GameEnd::Won,
+                Some(_) => GameEnd::Lost,
+                None => GameEnd::Drawn,
+            },
+            rating_after: after,
+            change: after - game.before[side].rating.round() as i32,
+        });
+    }
+    Ok(PlayerPage {
+        username,
+        rating: shown(&today),
+        rated_games: row.games,
+        won: row.won,
+        lost: row.lost,
+        drawn: row.drawn,
+        established: evr_ratings::is_established(&today) && row.games >= LEADERBOARD_MIN_GAMES,
+        history,
+    })
 }
 
 /// `GET /api/leaderboard`: the established players (deviation ≤ 75 today, at least

@@ -149,6 +149,10 @@ async fn a_rated_challenge_game_rates_both_players_once_and_shows_it_at_the_tabl
         game["rating_after"] == expected(rey_side) && game["opponent_rating"] == 1500,
         "{rey_page}"
     );
+    // Rey's data download holds the same
+    let export = passkey::request(addr, "GET", "/api/account/export", None, Some(&rey)).await?;
+    ensure!(export.status == 200, "{}", export.body);
+    ensure!(export.json()?["ratings"] == rey_page, "the download's ratings differ from the page");
     let ben_page = page(addr, "Ben").await?;
     ensure!(
         ben_page["rated_games"] == 1 && ben_page["history"].as_array().map(Vec::len) == Some(1),
