@@ -1,6 +1,7 @@
 //! Ratings: a rated challenge's game played to its end rates both players once — their ratings
 //! at the table with the game's change, their public pages with the game in their history — and
-//! a rematch starts with no change shown; a rated game left by a player is that player's loss; a
+//! a rematch starts with no change shown; a rated game left by a player is that player's loss, and
+//! one both players' clocks ended together is nobody's and not rated; a
 //! room made by `POST /api/rooms` cannot be rated; and a server killed (SIGKILL) just after a
 //! rated game's last action was acknowledged has rated it once after its restart, the last action
 //! sent again rating nothing.
@@ -24,14 +25,24 @@ const SEED: u64 = 20_261_128;
 /// `a` challenges `b` (usernames after the sessions) to a rated game, `a` the Rebel; `b`
 /// accepts. The room's code and each one's seat token.
 async fn rated_room(addr: SocketAddr, a: (&str, &str), b: (&str, &str)) -> Result<(String, String, String)> {
-    befriend(addr, a.1, a.0, b.1, b.0).await?;
-    let made = post(
+    rated_room_with(
         addr,
-        "/api/account/challenges",
+        a,
+        b,
         json!({"username": b.0, "side": "rebel", "rated": true, "spectators": "off"}),
-        a.1,
     )
-    .await?;
+    .await
+}
+
+/// [`rated_room`] with the challenge `challenge`.
+async fn rated_room_with(
+    addr: SocketAddr,
+    a: (&str, &str),
+    b: (&str, &str),
+    challenge: Value,
+) -> Result<(String, String, String)> {
+    befriend(addr, a.1, a.0, b.1, b.0).await?;
+    let made = post(addr, "/api/account/challenges", challenge, a.1).await?;
     ensure!(made.status == 201, "{}", made.body);
     let id = made.json()?["id"].as_str().context("an id")?.to_string();
     let accepted = post(addr, &format!("/api/account/challenges/{id}/accept"), json!({}), b.1).await?;
@@ -152,7 +163,10 @@ async fn a_rated_challenge_game_rates_both_players_once_and_shows_it_at_the_tabl
     // Rey's data download holds the same
     let export = passkey::request(addr, "GET", "/api/account/export", None, Some(&rey)).await?;
     ensure!(export.status == 200, "{}", export.body);
-    ensure!(export.json()?["ratings"] == rey_page, "the download's ratings differ from the page");
+    ensure!(
+        export.json()?["ratings"] == rey_page,
+        "the download's ratings differ from the page"
+    );
     let ben_page = page(addr, "Ben").await?;
     ensure!(
         ben_page["rated_games"] == 1 && ben_page["history"].as_array().map(Vec::len) == Some(1),
@@ -218,6 +232,39 @@ async fn a_rated_game_left_by_a_player_is_that_players_loss() -> Result<()> {
     );
     let huxs = page(addr, "Hux").await?;
     ensure!(huxs["lost"] == 1 && huxs["history"][0]["result"] == "lost", "{huxs}");
+    server.stop().await
+}
+
+#[tokio::test]
+async fn a_rated_game_both_players_ran_out_of_time_in_is_not_rated() -> Result<()> {
+    let server = support::start("ratings-both-out").await?;
+    let addr = server.addr;
+    let (_, qira) = passkey::register(addr, "Qira").await?;
+    let (_, dryden) = passkey::register(addr, "Dryden").await?;
+    let clock = json!({"bank_secs": 2, "increment_secs": 0});
+    let challenge = json!({"username": "Dryden", "side": "rebel", "rated": true, "spectators": "off", "clock": clock});
+    let (code, token, _) = rated_room_with(addr, ("Qira", &qira), ("Dryden", &dryden), challenge).await?;
+    // neither chooses their characters: both clocks run out together
+    let (mut q, _) = Client::hello(addr, &code, Some(&token), None).await?;
+    let room = q
+        .recv_until("the end", |m| match m {
+            ServerMsg::Room { room } if room.forfeit_reason.is_some() => Some(room),
+            _ => None,
+        })
+        .await?;
+    ensure!(
+        room.forfeit_reason == Some(evr_protocol::ForfeitReason::BothOutOfTime),
+        "{room:?}"
+    );
+    let seats = room.ratings.context("ratings")?;
+    ensure!(
+        seats.rebel.is_some_and(|s| s.change.is_none()) && seats.imperial.is_some_and(|s| s.change.is_none()),
+        "{seats:?}"
+    );
+    for name in ["Qira", "Dryden"] {
+        let p = page(addr, name).await?;
+        ensure!(p["rated_games"] == 0, "{p}");
+    }
     server.stop().await
 }
 
