@@ -294,4 +294,7 @@ pub struct AccountExport {
     /// (`ReplayFile` JSON) of each game the rules let this seat see, and the seat's chat lines.
     #[cfg_attr(feature = "ts", ts(type = "unknown[]"))]
     pub rooms: Vec<serde_json::Value>,
+    /// The account's rating and every rated game it played, as its public page shows them
+    /// (`null` on a server that keeps no ratings).
+    pub ratings: Option<crate::PlayerPage>,
 }

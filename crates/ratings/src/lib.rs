@@ -69,6 +69,55 @@ impl SideAdvantage {
     }
 }
 
+/// What the sides scored with equal players: games of the strongest computer against itself,
+/// each player having each side equally often (BENCHMARKS.md, "Which side is favoured").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SidesMeasured {
+    pub games: u32,
+    pub rebel_wins: u32,
+    pub draws: u32,
+}
+
+/// The sides as measured so far (`evr-tournament hard hard`, BENCHMARKS.md): the edge every
+/// rated game uses.
+pub const MEASURED: SidesMeasured = SidesMeasured {
+    games: 200,
+    rebel_wins: 117,
+    draws: 0,
+};
+
+impl SidesMeasured {
+    /// The Rebel's score: its wins and half its draws, of all games.
+    pub fn rebel_score(self) -> f64 {
+        if self.games == 0 {
+            return 0.5;
+        }
+        (f64::from(self.rebel_wins) + f64::from(self.draws) / 2.0) / f64::from(self.games)
+    }
+
+    /// The Rebel's score's 95% Wilson interval.
+    pub fn interval(self) -> (f64, f64) {
+        if self.games == 0 {
+            return (0.0, 1.0);
+        }
+        let (n, p, z) = (f64::from(self.games), self.rebel_score(), 1.959_964);
+        let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+        let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+        (centre - half, centre + half)
+    }
+
+    /// The advantage rated games use: the measured score's edge once its 95% interval leaves out
+    /// an even game (50%), none before (an edge measured by chance would only add noise).
+    pub fn advantage(self) -> SideAdvantage {
+        let (low, high) = self.interval();
+        if low > 0.5 || high < 0.5 {
+            SideAdvantage::from_rebel_score(self.rebel_score())
+        } else {
+            SideAdvantage::NONE
+        }
+    }
+}
+
 fn shifted(r: &Rating, points: f64) -> Rating {
     Rating {
         rating: r.rating + points,

@@ -101,3 +101,36 @@ fn time_away_makes_a_rating_uncertain_again_and_new_players_are_provisional() {
     assert_eq!(after_time_away(&established, 1_000_000).deviation, START.deviation);
     assert_eq!(shown(&START), "1500?");
 }
+
+#[test]
+fn a_measured_edge_is_used_only_once_its_interval_leaves_out_an_even_game() {
+    use evr_ratings::SidesMeasured;
+    // BENCHMARKS' first look: 117 of 200, Wilson [51.6%, 65.1%], +60 points
+    let first = SidesMeasured {
+        games: 200,
+        rebel_wins: 117,
+        draws: 0,
+    };
+    let (low, high) = first.interval();
+    assert!(close(low, 0.516, 0.001) && close(high, 0.651, 0.001), "{low} {high}");
+    assert!(
+        close(first.advantage().rebel_points, 59.6, 0.5),
+        "{:?}",
+        first.advantage()
+    );
+    // 55 of 100: the interval holds 50%, so no edge
+    let unsure = SidesMeasured {
+        games: 100,
+        rebel_wins: 55,
+        draws: 0,
+    };
+    assert_eq!(unsure.advantage(), SideAdvantage::NONE);
+    // the Imperial favoured: a negative edge
+    let imperial = SidesMeasured {
+        games: 1000,
+        rebel_wins: 400,
+        draws: 20,
+    };
+    assert!(imperial.advantage().rebel_points < -60.0, "{:?}", imperial.advantage());
+    assert!(close(imperial.rebel_score(), 0.41, 1e-9));
+}

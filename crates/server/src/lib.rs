@@ -22,6 +22,7 @@ mod metrics_names;
 pub mod names;
 pub mod notify;
 mod outbox;
+mod ratings;
 mod refusal;
 mod replay;
 mod room;
@@ -232,6 +233,7 @@ async fn serve_with(
         )
         .merge(accounts::routes())
         .merge(friends::routes())
+        .merge(ratings::routes())
         .merge(
             Router::new()
                 .route("/api/rooms/{code}/games", get(replay::archive))

@@ -16,6 +16,7 @@ mod friends;
 mod group_commit;
 mod mail;
 mod postgres;
+mod ratings;
 mod secret;
 mod sqlite;
 
@@ -35,6 +36,7 @@ pub use self::friends::{
     CHALLENGE_TTL_MS, ChallengeCreated, ChallengesFrom, FriendLink, FriendRequested, FriendStore, LinkState,
     StoredChallenge,
 };
+pub use self::ratings::{RatedEnd, RatedGameRow, RatingRow, RatingStore, rate};
 pub use self::secret::GameSecret;
 
 pub use self::mail::{
@@ -204,6 +206,9 @@ pub enum WriteOp {
         /// In a correspondence room: the decisions owed after this action and the room's next
         /// wake-up, stored in the same transaction (a restart computes the same deadlines).
         wake: Option<Wake>,
+        /// The action ends a rated room's game: both players are rated in the same transaction
+        /// (`ratings.rs`).
+        rated: Option<RatedEnd>,
     },
     /// A correspondence room's deadlines and next wake-up (a game started, a reminder was not due).
     SetWake { code: String, wake: Wake },
@@ -231,6 +236,9 @@ pub enum WriteOp {
         code: String,
         game_no: u32,
         result: GameResult,
+        /// A rated room's game ended with a winner: both players are rated in the same
+        /// transaction (`ratings.rs`).
+        rated: Option<RatedEnd>,
     },
 }
 
@@ -323,6 +331,12 @@ pub trait Store: Send + Sync + 'static {
     /// Friends and challenges between accounts (`friends.rs`), kept beside the accounts; `None`
     /// in a store without them (tests' stores).
     fn friends(&self) -> Option<&dyn FriendStore> {
+        None
+    }
+
+    /// Ratings (`ratings.rs`), kept beside the accounts; `None` in a store without them (tests'
+    /// stores).
+    fn ratings(&self) -> Option<&dyn RatingStore> {
         None
     }
 }

@@ -87,7 +87,21 @@ pub async fn export(
     for seat in seats {
         rooms.push(crate::replay::seat_record(&app, &seat.code, seat.seat).await?);
     }
-    let file = AccountExport { account, rooms };
+    let (store, username, now) = (app.store.clone(), session.username.clone(), now_ms());
+    let ratings = tokio::task::spawn_blocking(move || match (store.accounts(), store.ratings()) {
+        (Some(accounts), Some(ratings)) => {
+            crate::ratings::page_of(accounts, ratings, &id, username, now, u32::MAX).map(Some)
+        }
+        _ => Ok(None),
+    })
+    .await
+    .map_err(|e| ApiError::internal(ErrorCode::StorageFailed, "cannot read the ratings", &e))?
+    .map_err(|e| ApiError::internal(ErrorCode::StorageFailed, "cannot read the ratings", &e))?;
+    let file = AccountExport {
+        account,
+        rooms,
+        ratings,
+    };
     let mut response = private(Json(file).into_response());
     let name = format!("attachment; filename=\"evr-account-{}.json\"", session.username);
     if let Ok(value) = HeaderValue::from_str(&name) {

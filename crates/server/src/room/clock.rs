@@ -131,13 +131,22 @@ impl Room {
     /// Stores that a side lost on time, or that both ran out together and nobody won (a live
     /// clock ran out, or a correspondence deadline passed: `room/deadline.rs`), under the room's
     /// claim.
-    pub(super) async fn store_time_loss(&self, out: OutOfTime) -> Result<(), evr_store::StoreError> {
+    pub(super) async fn store_time_loss(&mut self, out: OutOfTime) -> Result<(), evr_store::StoreError> {
+        let result = time_result(out);
+        // lost on time counts as lost; both out of time is nobody's win, and not rated
+        let rated = match out {
+            OutOfTime::Side(_) => self.rated_end(result.forfeit_winner),
+            OutOfTime::Both => None,
+        };
         let write = self.submit(WriteOp::EndGame {
             code: self.code.clone(),
             game_no: self.current.game_no,
-            result: time_result(out),
+            result,
+            rated,
         });
-        write.await
+        write.await?;
+        self.refresh_ratings().await;
+        Ok(())
     }
 
     /// Tells everyone how the game ended on time, once it is stored.

@@ -26,6 +26,7 @@ mod names;
 pub mod ownership;
 mod play;
 mod projection;
+mod ratings;
 mod recovery;
 mod registry;
 mod reveal;
@@ -120,6 +121,8 @@ pub struct Room {
     deadlines: Option<deadline::RoomDeadlines>,
     /// Where reminders go (`crate::notify`).
     notifier: Arc<dyn crate::notify::Notifier>,
+    /// A rated room's players' ratings, once read (`ratings.rs`).
+    ratings: Option<ratings::RoomRatings>,
 }
 
 /// What a new room is made of: its code, options and first side, and the secrets the creator is
@@ -201,6 +204,7 @@ impl Room {
             config,
             computer: None,
             self_tx: None,
+            ratings: None,
             chat: crate::chat::ChatLog::default(),
             clock: None,
             clock_retry_at: None,
@@ -386,6 +390,9 @@ impl Room {
                     out,
                     reply,
                 } = *c;
+                if self.options.rated && self.ratings.is_none() {
+                    self.refresh_ratings().await;
+                }
                 let result = self.connect(conn, token, last_seq, out);
                 let _ = reply.send(result);
             }

@@ -108,6 +108,8 @@ impl Room {
                 .as_ref()
                 .map(|c| c.remaining_at(now).map(|d| d.as_millis() as u64)),
             wake: deadlines.as_ref().map(|(_, wake)| *wake),
+            // the game's end is rated in the same transaction
+            rated: next.outcome().and_then(|outcome| self.rated_end(outcome.winner)),
         });
         match write.await {
             Ok(()) => {}
@@ -131,6 +133,10 @@ impl Room {
         self.seq = seq;
         self.current.record(seq, seat, action, action_id);
         metrics::counter!(m::ACTIONS).increment(1);
+        if self.current.is_over() {
+            // the ratings the game's end just changed, before everyone is told of it
+            self.refresh_ratings().await;
+        }
         Ok(Committed { seq, events, before })
     }
 

@@ -40,7 +40,7 @@ impl Room {
             fairness: crate::fairness::public(&self.current.secret, self.current.is_over()),
             reveal_agreed: self.reveal_agreed(),
             names: ByFaction::from_fn(|f| self.names[self.current.seat_of(f)].clone()),
-            ratings: None,
+            ratings: self.ratings_view(),
         }
     }
 

@@ -130,10 +130,13 @@ impl Room {
             code: self.code.clone(),
             game_no: self.current.game_no,
             result,
+            // the player who left loses a rated game: leaving is no way out of a loss
+            rated: self.rated_end(Some(winner)),
         });
         if write.await.is_err() {
             return self.error(conn, ErrorCode::StorageFailed, "the claim could not be stored", None);
         }
+        self.refresh_ratings().await;
         self.current.forfeit_winner = Some(winner);
         self.current.forfeit_reason = Some(ForfeitReason::OpponentAway);
         if let Some(c) = &mut self.clock {

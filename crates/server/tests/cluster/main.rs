@@ -27,6 +27,7 @@ mod front_door;
 mod nodes;
 mod partition;
 mod player;
+mod ratings;
 mod restore;
 mod roll;
 mod routing;

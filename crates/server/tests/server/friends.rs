@@ -23,12 +23,12 @@ async fn get(addr: SocketAddr, path: &str, session: &str) -> Result<Value> {
     a.json()
 }
 
-async fn post(addr: SocketAddr, path: &str, body: Value, session: &str) -> Result<Answer> {
+pub(crate) async fn post(addr: SocketAddr, path: &str, body: Value, session: &str) -> Result<Answer> {
     request(addr, "POST", path, Some(&body), Some(session)).await
 }
 
 /// `a` and `b` (sessions) become friends: `a` asks `b_name`, `b` accepts `a_name`.
-async fn befriend(addr: SocketAddr, a: &str, a_name: &str, b: &str, b_name: &str) -> Result<()> {
+pub(crate) async fn befriend(addr: SocketAddr, a: &str, a_name: &str, b: &str, b_name: &str) -> Result<()> {
     let asked = post(addr, "/api/account/friends", json!({"username": b_name}), a).await?;
     assert_eq!(asked.status, 200, "{}", asked.body);
     assert_eq!(asked.json()?["status"], "requested");

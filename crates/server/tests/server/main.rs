@@ -25,6 +25,7 @@ mod mail;
 mod memory;
 mod names;
 mod old_release;
+mod ratings;
 mod refusals;
 mod replay_steps;
 mod replays;

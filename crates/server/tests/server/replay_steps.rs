@@ -333,6 +333,7 @@ async fn a_spectators_replay_is_the_same_whatever_the_hidden_choices_were() -> R
                     action_id: format!("a{i}"),
                     clock_ms: None,
                     wake: None,
+                    rated: None,
                 });
             }
             ops.push(WriteOp::EndGame {
@@ -342,6 +343,7 @@ async fn a_spectators_replay_is_the_same_whatever_the_hidden_choices_were() -> R
                     forfeit_winner: Some(Faction::Rebel),
                     reason: Default::default(),
                 },
+                rated: None,
             });
             for op in ops {
                 store.submit(evr_store::FIRST_EPOCH, op).await??;

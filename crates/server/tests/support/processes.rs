@@ -66,6 +66,15 @@ impl ServerProcess {
         bail!("the server on {addr} did not become ready (log: {})", log.display())
     }
 
+    /// SIGKILL, as a crash: nothing is committed or closed on the way out.
+    pub async fn kill9(mut self) -> Result<()> {
+        self.child.start_kill()?;
+        tokio::time::timeout(Duration::from_secs(30), self.child.wait())
+            .await
+            .context("the server did not die within 30 s of SIGKILL")??;
+        Ok(())
+    }
+
     /// SIGTERM, and waits for a clean exit (it commits what it holds).
     pub async fn stop(mut self) -> Result<()> {
         let pid = self.child.id().context("the server already exited")?;

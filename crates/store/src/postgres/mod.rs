@@ -26,6 +26,7 @@ mod accounts;
 mod deadlines;
 mod friends;
 pub(crate) mod mail;
+mod ratings;
 mod reads;
 mod schema;
 mod tls;
@@ -285,6 +286,10 @@ impl Store for PostgresStore {
     }
 
     fn friends(&self) -> Option<&dyn crate::FriendStore> {
+        Some(self)
+    }
+
+    fn ratings(&self) -> Option<&dyn crate::RatingStore> {
         Some(self)
     }
 

@@ -11,7 +11,7 @@ use crate::StoreError;
 /// version 7; version 2: seats (SQLite's version 8: join codes, names, devices, transfer links);
 /// version 3: correspondence deadlines (SQLite's version 9); version 4: mail addresses (SQLite's
 /// version 10); version 5: accounts (SQLite's version 11); version 6: friends and challenges
-/// (SQLite's version 12).
+/// (SQLite's version 12); version 7: ratings (SQLite's version 13).
 const MIGRATIONS: &[&str] = &[
     "
 CREATE TABLE rooms (
@@ -88,6 +88,8 @@ CREATE TABLE seat_transfers (
     super::accounts::ACCOUNTS_SCHEMA,
     // version 6: friends and challenges (SQLite's version 12, `postgres/friends.rs`)
     super::friends::FRIENDS_SCHEMA,
+    // version 7: ratings (SQLite's version 13, `postgres/ratings.rs`)
+    super::ratings::RATINGS_SCHEMA,
 ];
 
 /// The schema version this server writes.

@@ -358,6 +358,7 @@ fn statement<'a>(s: &'a Statements, w: &Write) -> Result<Run<'a>, StoreError> {
             action_id,
             clock_ms,
             wake: _,
+            rated: _,
         } => (
             &s.append_action,
             vec![
@@ -413,7 +414,12 @@ fn statement<'a>(s: &'a Statements, w: &Write) -> Result<Run<'a>, StoreError> {
                 ],
             )
         }
-        WriteOp::EndGame { code, game_no, result } => (
+        WriteOp::EndGame {
+            code,
+            game_no,
+            result,
+            rated: _,
+        } => (
             &s.end_game,
             vec![
                 Box::new(code.clone()),
@@ -423,6 +429,25 @@ fn statement<'a>(s: &'a Statements, w: &Write) -> Result<Run<'a>, StoreError> {
             ],
         ),
     })
+}
+
+/// The rated game `op` ends, if it ends one.
+fn rated_end(op: &WriteOp) -> Option<(&str, u32, &crate::RatedEnd)> {
+    match op {
+        WriteOp::AppendAction {
+            code,
+            game_no,
+            rated: Some(end),
+            ..
+        }
+        | WriteOp::EndGame {
+            code,
+            game_no,
+            rated: Some(end),
+            ..
+        } => Some((code, *game_no, end)),
+        _ => None,
+    }
 }
 
 /// Runs `writes` on `c` (in its transaction, if one is open), pipelined: rows written per write.
@@ -455,6 +480,13 @@ async fn run_writes(
 async fn commit(client: &mut Client, s: &Statements, writes: &[Write]) -> Result<Vec<u64>, StoreError> {
     let tx = client.transaction().await.map_err(|e| write_error(&e))?;
     let rows = run_writes(&tx, s, writes).await?;
+    // the ratings of the games these writes ended, in the same transaction (one at a time: each
+    // reads what the one before wrote)
+    for (w, applied) in writes.iter().zip(&rows) {
+        if let (Some((code, game_no, end)), true) = (rated_end(&w.op), *applied > 0) {
+            super::ratings::rate_in(&tx, code, game_no, end).await?;
+        }
+    }
     tx.commit().await.map_err(|e| write_error(&e))?;
     Ok(rows)
 }

@@ -98,6 +98,7 @@ fn append(seq: u32) -> WriteOp {
         action_id: format!("a{seq}"),
         clock_ms: None,
         wake: None,
+        rated: None,
     }
 }
 

@@ -25,6 +25,7 @@ mod checkpoint;
 mod deadlines;
 mod friends;
 pub(crate) mod mail;
+mod ratings;
 mod reads;
 mod schema;
 
@@ -160,6 +161,10 @@ impl Store for SqliteStore {
     }
 
     fn friends(&self) -> Option<&dyn crate::FriendStore> {
+        Some(self)
+    }
+
+    fn ratings(&self) -> Option<&dyn crate::RatingStore> {
         Some(self)
     }
 }
@@ -352,6 +357,7 @@ fn apply(conn: &Connection, write: &Write) -> Result<bool, rusqlite::Error> {
             action_id,
             clock_ms,
             wake,
+            rated,
         } => {
             let rows = execute_cached(
                 conn,
@@ -375,6 +381,12 @@ fn apply(conn: &Connection, write: &Write) -> Result<bool, rusqlite::Error> {
                 && rows > 0
             {
                 deadlines::set_wake(conn, code, wake, epoch)?;
+            }
+            // the rating in the same transaction as the action that ended the game
+            if let Some(end) = rated
+                && rows > 0
+            {
+                ratings::rate_in(conn, code, *game_no, end)?;
             }
             Ok(rows)
         }
@@ -420,7 +432,12 @@ fn apply(conn: &Connection, write: &Write) -> Result<bool, rusqlite::Error> {
                 ],
             )
         }
-        WriteOp::EndGame { code, game_no, result } => {
+        WriteOp::EndGame {
+            code,
+            game_no,
+            result,
+            rated,
+        } => {
             let rows = execute_cached(
                 conn,
                 "UPDATE games SET result = ?3 WHERE room_code = ?1 AND game_no = ?2 AND result IS NULL
@@ -429,6 +446,9 @@ fn apply(conn: &Connection, write: &Write) -> Result<bool, rusqlite::Error> {
             )?;
             if rows > 0 {
                 deadlines::clear_wake(conn, code, epoch)?;
+                if let Some(end) = rated {
+                    ratings::rate_in(conn, code, *game_no, end)?;
+                }
             }
             Ok(rows)
         }

@@ -121,8 +121,12 @@ const ACCOUNTS: &str = super::accounts::ACCOUNTS_SCHEMA;
 /// the room they made) (`sqlite/friends.rs`).
 const FRIENDS: &str = super::friends::FRIENDS_SCHEMA;
 
+/// Version 13: ratings (`ratings.rs`): each rated account's rating and counts, and each rated
+/// game with both players' ratings before and after (`sqlite/ratings.rs`).
+const RATINGS: &str = super::ratings::RATINGS_SCHEMA;
+
 /// Every version's statements, in order: version N is `STEPS[N - 1]`.
-const STEPS: [&str; 12] = [
+const STEPS: [&str; 13] = [
     SCHEMA,
     SEED_KEYS,
     REVEAL,
@@ -135,6 +139,7 @@ const STEPS: [&str; 12] = [
     MAIL,
     ACCOUNTS,
     FRIENDS,
+    RATINGS,
 ];
 
 /// The schema version (SQLite's `user_version`) this store writes.

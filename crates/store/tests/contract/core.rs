@@ -82,6 +82,7 @@ pub(crate) fn append(code: &str, game_no: u32, seq: u32, seat: Faction, action: 
         action_id: format!("id-{seq}"),
         clock_ms: Some(ByFaction::new(600_000 - u64::from(seq), 599_000)),
         wake: None,
+        rated: None,
     }
 }
 
@@ -260,6 +261,7 @@ async fn after_a_rematch_the_room_loads_its_latest_game_and_keeps_every_game() -
                 code: CODE.into(),
                 game_no: 1,
                 result: over,
+                rated: None,
             },
         )
         .await?;
@@ -478,6 +480,7 @@ async fn a_claim_fences_every_write_made_under_the_claim_before_it() -> Result<(
                     forfeit_winner: Some(Faction::Rebel),
                     reason: ForfeitReason::OpponentAway,
                 },
+                rated: None,
             }),
             old(WriteOp::Chat {
                 code: CODE.into(),

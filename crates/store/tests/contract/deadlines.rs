@@ -107,6 +107,7 @@ async fn the_rooms_due_are_found_by_their_wake_up_and_a_game_end_clears_it() -> 
                 action_id,
                 clock_ms,
                 wake: Some(after),
+                rated: None,
             },
         )
         .await?;
@@ -126,6 +127,7 @@ async fn the_rooms_due_are_found_by_their_wake_up_and_a_game_end_clears_it() -> 
                     forfeit_winner: Some(Faction::Imperial),
                     reason: ForfeitReason::Time,
                 },
+                rated: None,
             },
         )
         .await?;
@@ -147,6 +149,7 @@ async fn the_rooms_due_are_found_by_their_wake_up_and_a_game_end_clears_it() -> 
                     forfeit_winner: Some(Faction::Rebel),
                     reason: ForfeitReason::OpponentAway,
                 },
+                rated: None,
             },
         )
         .await;

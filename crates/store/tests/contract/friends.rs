@@ -19,7 +19,7 @@ const NOW: i64 = 1_790_000_000_000;
 const MINUTE: i64 = 60_000;
 const DAY: i64 = 24 * 60 * MINUTE;
 
-fn id(n: u8) -> AccountId {
+pub(crate) fn id(n: u8) -> AccountId {
     [n; 16]
 }
 
@@ -28,7 +28,7 @@ fn friends(store: &dyn evr_store::Store) -> Result<&dyn FriendStore> {
 }
 
 /// Accounts 1..=n (friends' rows refer to them).
-fn accounts(a: &dyn AccountStore, n: u8) -> Result<()> {
+pub(crate) fn accounts(a: &dyn AccountStore, n: u8) -> Result<()> {
     for i in 1..=n {
         a.create_account(
             &NewAccount {

@@ -13,5 +13,6 @@ mod core;
 mod deadlines;
 mod friends;
 mod mail;
+mod ratings;
 mod seats;
 mod support;

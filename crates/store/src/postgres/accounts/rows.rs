@@ -156,6 +156,7 @@ pub(in crate::postgres) enum Param {
     Text(String),
     Int(i64),
     MaybeInt(Option<i64>),
+    Float(f64),
 }
 
 impl Param {
@@ -165,6 +166,7 @@ impl Param {
             Param::Text(t) => t,
             Param::Int(i) => i,
             Param::MaybeInt(i) => i,
+            Param::Float(f) => f,
         }
     }
 }

@@ -1,0 +1,91 @@
+//! Ratings across the cluster: a rated challenge's game played through HAProxy to its end, every
+//! node killed with SIGKILL just after its last action was acknowledged, the nodes restarted — the
+//! game is rated once, as every node reads it, and the room shows the change from whichever node
+//! takes it. (Games of one player ending on two nodes at once: `evr-store`'s contract test.)
+
+use anyhow::{Context, Result, ensure};
+use evr_protocol::ServerMsg;
+use serde_json::{Value, json};
+
+use crate::nodes::{cluster_with, postgres_url};
+use crate::support::passkey::{register_at, request};
+use crate::support::{self, Client};
+
+const ORIGIN: &str = "http://evr.test";
+
+async fn post(addr: std::net::SocketAddr, path: &str, body: Value, session: &str) -> Result<Value> {
+    let a = request(addr, "POST", path, Some(&body), Some(session)).await?;
+    ensure!((200..300).contains(&a.status), "POST {path}: {} {}", a.status, a.body);
+    if a.body.is_empty() { Ok(Value::Null) } else { a.json() }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs PostgreSQL and HAProxy: scripts/test.sh runs it"]
+async fn a_rated_game_is_rated_once_through_every_node_killed_at_its_end() -> Result<()> {
+    let url = support::postgres::fresh_database(&postgres_url()?, "cluster_ratings").await?;
+    let (mut nodes, front) = cluster_with("cluster-ratings", [&url, &url, &url], &["--public-origin", ORIGIN]).await?;
+    let [one, two] = [nodes[0].addr, nodes[1].addr];
+
+    // friends on two nodes; a rated challenge made on one, accepted on the other
+    let (_, jyn) = register_at(one, ORIGIN, "Jyn").await?;
+    let (_, saw) = register_at(two, ORIGIN, "Saw").await?;
+    post(one, "/api/account/friends", json!({"username": "Saw"}), &jyn).await?;
+    post(two, "/api/account/friends/accept", json!({"username": "Jyn"}), &saw).await?;
+    let made = post(
+        one,
+        "/api/account/challenges",
+        json!({"username": "Saw", "side": "rebel", "rated": true, "spectators": "off"}),
+        &jyn,
+    )
+    .await?;
+    let id = made["id"].as_str().context("an id")?;
+    let accepted = post(two, &format!("/api/account/challenges/{id}/accept"), json!({}), &saw).await?;
+    let code = accepted["code"].as_str().context("a code")?.to_string();
+    let seat = format!("/api/rooms/{code}/account-seat");
+    let jyn_token = post(front.addr, &seat, json!({}), &jyn).await?["token"]
+        .as_str()
+        .context("a token")?
+        .to_string();
+    let saw_token = post(front.addr, &seat, json!({}), &saw).await?["token"]
+        .as_str()
+        .context("a token")?
+        .to_string();
+
+    // played to its end through the front door; every node killed once the last action's ack came
+    let (mut a, wa) = Client::hello(front.addr, &code, Some(&jyn_token), None).await?;
+    let (mut b, wb) = Client::hello(front.addr, &code, Some(&saw_token), None).await?;
+    let (seq, views) = support::play_random(&mut a, &mut b, &wa, &wb, 20_000, 31).await?;
+    ensure!(views[0].outcome.is_some(), "the game ended");
+    drop((a, b));
+    for node in nodes.iter_mut() {
+        node.kill()?;
+    }
+    for node in nodes.iter_mut() {
+        node.start().await?;
+    }
+
+    // every node reads one rated game for each player
+    for node in &nodes {
+        for name in ["Jyn", "Saw"] {
+            let (status, page) = support::http(node.addr, "GET", &format!("/api/players/{name}"), None).await?;
+            let page: Value = serde_json::from_str(&page)?;
+            ensure!(status == 200 && page["rated_games"] == 1, "{}: {page}", node.addr);
+        }
+    }
+    // the room, taken by whichever node, shows the game's change
+    let (a, wa) = Client::hello(front.addr, &code, Some(&jyn_token), Some(seq)).await?;
+    let ratings = wa.room.ratings.context("ratings")?;
+    ensure!(
+        ratings.rebel.is_some_and(|s| s.change.is_some_and(|c| c != 0))
+            && ratings.imperial.is_some_and(|s| s.change.is_some_and(|c| c != 0)),
+        "{ratings:?}"
+    );
+    ensure!(
+        !a.frames.iter().any(|f| matches!(f, ServerMsg::Error { .. })),
+        "an error"
+    );
+    drop(a);
+    drop(nodes);
+    drop(front);
+    Ok(())
+}

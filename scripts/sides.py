@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Which side is favoured: the `hard` computer against itself, in batches of 50 games that add up
+across runs (and sessions) in bench/sides.csv, one line per batch with its seed, so that every
+batch is reproducible (`evr-tournament hard hard --games 50 --seed SEED --threads 1` plays the
+same games) and none is counted twice.
+
+    python3 scripts/sides.py run [--batches N]   play N more batches (default: until stopped)
+    python3 scripts/sides.py sum                 the totals, the Rebel's score with its 95% Wilson
+                                                 interval, and the edge in rating points
+
+The first batches' seeds start at 302 (seed 301 was the first look's 200 games, listed first).
+`run` needs `target/release/evr-tournament` (cargo build --release -p evr-bot)."""
+
+import csv
+import math
+import pathlib
+import re
+import subprocess
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+CSV = ROOT / "bench" / "sides.csv"
+FIELDS = ["seed", "games", "rebel_wins", "imperial_wins", "draws", "seconds"]
+GAMES = 50
+
+
+def rows():
+    if not CSV.exists():
+        return []
+    with CSV.open() as f:
+        return list(csv.DictReader(f))
+
+
+def run(batches):
+    done = {int(r["seed"]) for r in rows()}
+    seed, played = 302, 0
+    while batches is None or played < batches:
+        while seed in done:
+            seed += 1
+        out = subprocess.run(
+            [str(ROOT / "target/release/evr-tournament"), "hard", "hard", "--games", str(GAMES),
+             "--seed", str(seed), "--threads", "1"],
+            check=True, capture_output=True, text=True).stdout
+        sides = re.search(r"sides: Rebel (\d+) wins, Imperial (\d+) wins, (\d+) draws", out)
+        secs = re.search(r", ([\d.]+) s\n", out)
+        new = not CSV.exists()
+        with CSV.open("a", newline="") as f:
+            w = csv.writer(f)
+            if new:
+                w.writerow(FIELDS)
+            w.writerow([seed, GAMES, sides[1], sides[2], sides[3], secs[1]])
+        print(f"seed {seed}: Rebel {sides[1]}, Imperial {sides[2]}, draws {sides[3]}", flush=True)
+        done.add(seed)
+        played += 1
+
+
+def wilson(score, n, z=1.959964):
+    p = score / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def edge(p):
+    return 400 * math.log10(p / (1 - p))
+
+
+def summary():
+    rs = rows()
+    games = sum(int(r["games"]) for r in rs)
+    rebel = sum(int(r["rebel_wins"]) for r in rs)
+    imperial = sum(int(r["imperial_wins"]) for r in rs)
+    draws = sum(int(r["draws"]) for r in rs)
+    seconds = sum(float(r["seconds"]) for r in rs)
+    score = rebel + draws / 2
+    p = score / games
+    low, high = wilson(score, games)
+    print(f"{games} games ({len(rs)} batches), Rebel {rebel}, Imperial {imperial}, draws {draws}")
+    print(f"Rebel score {100 * p:.1f}% [95% Wilson {100 * low:.1f}%, {100 * high:.1f}%]; "
+          f"edge {edge(p):+.0f} [{edge(low):+.0f}, {edge(high):+.0f}] rating points")
+    print(f"{seconds / 3600:.1f} core-hours, {seconds / games:.2f} s a game")
+    print(f"evr-ratings MEASURED: games {games}, rebel_wins {rebel}, draws {draws}")
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["run"]:
+        n = int(sys.argv[3]) if sys.argv[2:3] == ["--batches"] else None
+        run(n)
+    elif sys.argv[1:2] == ["sum"]:
+        summary()
+    else:
+        print(__doc__)
+        sys.exit(2)
