@@ -3,8 +3,8 @@
 // own with a DevTools virtual authenticator (as accounts.test.mjs registers them). A asks B to be
 // friends by username, B accepts; A challenges B from the friends list to a rated live game (5 min +
 // 5 s); B's page shows the challenge without a reload (the 15 s poll of the challenges) and B accepts
-// (the room is made with both seats kept; B's page takes its seat and goes there); A opens the room
-// from the landing page's list; they play the game to its end through the pages (decide.mjs). Both see
+// (the room is made with both seats kept; B's page takes its seat and goes there); A's page says the
+// challenge was accepted and takes A there; they play the game to its end through the pages (decide.mjs). Both see
 // each player's rating change on the game-over panel, their page lists one rated game, the friends
 // page's head to head counts one game. The third account, C, is nobody's friend: its friends list
 // shows nothing of A or B, and the server refuses it their record. axe-core and the 375 px overflow
@@ -222,7 +222,10 @@ test("friends, a rated challenge played to its end, ratings and the head to head
     await shot(B.page, "01-friends-B");
     log("A and B are friends");
 
-    // -- A challenges B: a rated live game, 5 min + 5 s
+    // -- B waits on the landing page; A challenges B: a rated live game, 5 min + 5 s
+    await B.page.goto(`${base}/`);
+    await B.page.waitForSelector('.social-entry a[href="/#/friends"]');
+    const bUrl = B.page.url();
     await friendsPage(A);
     await A.page.waitForSelector(".friend-list .friend");
     await A.page.locator(".friend-actions button", { hasText: "Challenge" }).first().click();
@@ -238,9 +241,9 @@ test("friends, a rated challenge played to its end, ratings and the head to head
     assert.match(await A.page.textContent(".challenge-list.outgoing"), /5 min \+ 5 s · rated/);
     log("A challenged B");
 
-    // -- B, on another page of the app, sees it without a reload (the 15 s poll) and accepts
-    await B.page.goto(`${base}/`);
+    // -- B's page, opened before, shows it without a reload (the 15 s poll) and B accepts
     await B.page.waitForSelector(".challenge-notice", { timeout: 40_000 });
+    assert.equal(B.page.url(), bUrl, "B's page was not reloaded");
     assert.match(await B.page.textContent(".challenge-notice"), /Ana_f challenges you/);
     await shot(B.page, "02-notice-B");
     await Promise.all([B.page.waitForSelector(".challenge-list.incoming li"), B.page.click(".challenge-notice a")]);
@@ -249,11 +252,9 @@ test("friends, a rated challenge played to its end, ratings and the head to head
     const code = new URL(B.page.url()).pathname.split("/")[2];
     log(`B accepted: room ${code}`);
 
-    // -- A opens the room from the landing page's list (the account keeps its seat)
-    await A.page.goto(`${base}/`);
-    const row = A.page.locator(".room-row .room-link");
-    await row.first().waitFor({ timeout: 20_000 });
-    await Promise.all([A.page.waitForURL(new RegExp(`/r/${code}$`)), row.first().click()]);
+    // -- A's page, still open, says so at its next poll; A goes to the room (the account keeps its seat)
+    await A.page.waitForFunction(() => document.querySelector(".challenge-notice")?.textContent.includes("Ben_f accepted your challenge"), null, { timeout: 40_000 });
+    await Promise.all([A.page.waitForURL(new RegExp(`/r/${code}$`), { timeout: 20_000 }), A.page.click(".challenge-notice button.primary")]);
     await A.page.waitForSelector(".room");
     await B.page.waitForSelector(".room");
     for (const P of [A, B]) {

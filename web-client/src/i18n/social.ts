@@ -47,6 +47,9 @@ export type SocialText = {
   readonly noChallenges: string;
   readonly newChallenges: (n: number) => string;
   readonly see: string;
+  /** a challenge sent was accepted (its room is made): the challenger's notice */
+  readonly acceptedBy: (username: string) => string;
+  readonly play: string;
   readonly dismiss: string;
   readonly whoMayChallenge: string;
   readonly whoFriends: string;

@@ -42,6 +42,8 @@ export const text: SocialText = {
   yourSide: (s) => `you play ${s}`,
   noChallenges: "No open challenges.",
   newChallenges: (n) => (n === 1 ? "A friend challenges you" : `${n} challenges wait for your answer`),
+  acceptedBy: (u) => `${u} accepted your challenge`,
+  play: "Play",
   see: "See",
   dismiss: "Later",
   whoMayChallenge: "Who may challenge you",

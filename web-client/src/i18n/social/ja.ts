@@ -41,6 +41,8 @@ export const text: SocialText = {
   noChallenges: "未回答の対戦申し込みはありません。",
   newChallenges: (n) =>
     n === 1 ? "フレンドから対戦の申し込みがあります" : `${n} 件の対戦申し込みが返事を待っています`,
+  acceptedBy: (u) => `${u} さんが対戦の申し込みを受けました`,
+  play: "対戦する",
   see: "見る",
   dismiss: "あとで",
   whoMayChallenge: "対戦を申し込めるのは",

@@ -40,6 +40,8 @@ export const text: SocialText = {
   yourSide: (s) => `你使用${s}`,
   noChallenges: "沒有尚未回覆的挑戰。",
   newChallenges: (n) => (n === 1 ? "有好友向你挑戰" : `有 ${n} 個挑戰等待你回覆`),
+  acceptedBy: (u) => `${u} 接受了你的挑戰`,
+  play: "開始對局",
   see: "查看",
   dismiss: "稍後",
   whoMayChallenge: "誰可以向你挑戰",

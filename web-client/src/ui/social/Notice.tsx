@@ -5,10 +5,11 @@
 import { render } from "preact";
 import { useEffect } from "preact/hooks";
 import { lang } from "../../i18n";
-import { loadSocial, socialIn } from "../../i18n/social";
-import { askSession, session } from "../account/shared";
+import { accountIn } from "../../i18n/account";
+import { loadSocial, type SocialText, socialIn } from "../../i18n/social";
+import { askSession, Failure, session, useStep } from "../account/shared";
 import { route } from "../router";
-import { challengeList, followChallenges, putOff } from "./challenges";
+import { acceptedRoom, challengeList, followChallenges, playAccepted, putOff } from "./challenges";
 
 /** Mounts the notice (once). */
 export function showNotices(): void {
@@ -28,12 +29,15 @@ function Notice() {
   }, [username]);
   const fresh = (challengeList.value?.incoming ?? []).filter((c) => !putOff.value.has(c.id));
   const r = route.value;
-  if (fresh.length === 0 || (r.page === "social" && r.sub === "friends")) return null;
+  const accepted = acceptedRoom.value;
+  const onFriendsPage = r.page === "social" && r.sub === "friends";
+  if (!accepted && (fresh.length === 0 || onFriendsPage)) return null;
   const text = socialIn(lang.value);
   if (!text) {
     void loadSocial(lang.value).catch(() => {});
     return null;
   }
+  if (accepted) return <Accepted text={text} code={accepted.code} by={accepted.by} />;
   return (
     <aside class="challenge-notice" aria-label={text.challenges}>
       <p role="status">
@@ -50,6 +54,35 @@ function Notice() {
       >
         {text.dismiss}
       </button>
+    </aside>
+  );
+}
+
+/** A challenge this account sent was accepted: its room, one press away. */
+function Accepted({ text, code, by }: { text: SocialText; code: string; by: string }) {
+  const step = useStep(accountIn(lang.value));
+  return (
+    <aside class="challenge-notice" aria-label={text.challenges}>
+      <p role="status">
+        <bdi>{text.acceptedBy(by)}</bdi>
+      </p>
+      <button
+        type="button"
+        class="primary"
+        disabled={step.busy}
+        onClick={() => void step.run(() => playAccepted(code))}
+      >
+        {text.play}
+      </button>
+      <button
+        type="button"
+        onClick={() => {
+          acceptedRoom.value = null;
+        }}
+      >
+        {text.dismiss}
+      </button>
+      <Failure error={step.error} />
     </aside>
   );
 }
