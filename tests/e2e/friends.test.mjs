@@ -193,8 +193,10 @@ test("friends, a rated challenge played to its end, ratings and the head to head
         },
         [path, init ?? {}],
       );
+    /** The friends page, loaded afresh (a `goto` to the same fragment would not reload it). */
     const friendsPage = async (P) => {
       await P.page.goto(`${base}/#/friends`);
+      await P.page.reload();
       await P.page.waitForSelector("#friends-h");
     };
 

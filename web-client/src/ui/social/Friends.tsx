@@ -9,6 +9,7 @@ import type { FriendList } from "../../net/protocol";
 import { api, Failure, useStep } from "../account/shared";
 import { ChallengeForm } from "./ChallengeForm";
 import { ChallengesSection } from "./Challenges";
+import { challengeList } from "./challenges";
 import { HeadToHeadPanel } from "./HeadToHead";
 import { playerPage } from "./pages";
 
@@ -50,6 +51,12 @@ function FriendsSection({ text, account }: { text: SocialText; account: AccountT
   useEffect(() => {
     void step.run(load);
   }, []);
+  // kept fresh with the challenges' poll (every 15 s while visible): requests answered elsewhere,
+  // presence
+  const polled = challengeList.value;
+  useEffect(() => {
+    if (polled) void load().catch(() => undefined);
+  }, [polled]);
   const act = (action: FriendAction, username: string) =>
     step.run(async () => {
       setAsking(null);

@@ -31,11 +31,17 @@ if (!document.querySelector(`link[href="${socialSheet}"]`)) {
   document.head.append(link);
 }
 
+const shown: { social: SocialText | null; account: AccountText | null } = { social: null, account: null };
+
 export function Slot(props: SocialSlotProps) {
-  const social = socialIn(lang.value);
-  const account = accountIn(lang.value);
-  if (!social) void loadSocial(lang.value).catch(() => {});
-  if (!account) void loadAccount(lang.value).catch(() => {});
+  // while another language's texts load, the last ones stay: the page is not unmounted (an open
+  // challenge form would close)
+  const social = socialIn(lang.value) ?? shown.social;
+  const account = accountIn(lang.value) ?? shown.account;
+  if (!socialIn(lang.value)) void loadSocial(lang.value).catch(() => {});
+  if (!accountIn(lang.value)) void loadAccount(lang.value).catch(() => {});
+  shown.social = social;
+  shown.account = account;
   void askSession();
   const s = session.value;
   const username = s?.account?.username ?? null;
