@@ -234,6 +234,8 @@ test("friends, a rated challenge played to its end, ratings and the head to head
     await A.page.waitForSelector(".friend-list .friend");
     await A.page.locator(".friend-actions button", { hasText: "Challenge" }).first().click();
     await A.page.waitForSelector(".challenge-form");
+    // A plays the Rebels (a random side would make each run a different game despite the fixed deals)
+    await A.page.click(".f-challenge_side .opt-rebel");
     await A.page.click(".f-challenge_clock .opt-custom");
     await A.page.fill("input[name=challenge_minutes]", "5");
     await A.page.fill("input[name=challenge_increment]", "5");

@@ -61,6 +61,8 @@ export function PlayerPage(props: { text: SocialText; account: AccountText; user
 }
 
 const BOX = { width: 320, height: 120, pad: 8 };
+/** Room left of the line for the highest and lowest rating's labels (they covered its first point). */
+const LABELS = 30;
 
 function RatingChart({ text, history }: { text: SocialText; history: readonly RatedGame[] }) {
   const ratings = ratingsOverTime(history);
@@ -68,14 +70,14 @@ function RatingChart({ text, history }: { text: SocialText; history: readonly Ra
   return (
     <figure class="rating-chart">
       <svg
-        viewBox={`0 0 ${BOX.width} ${BOX.height}`}
+        viewBox={`${-LABELS} 0 ${BOX.width + LABELS} ${BOX.height}`}
         role="img"
         aria-label={text.chartLabel(ratings[0]!, ratings[ratings.length - 1]!, history.length)}
       >
-        <text x={2} y={10} class="axis">
+        <text x={-LABELS} y={12} class="axis">
           {high}
         </text>
-        <text x={2} y={BOX.height - 2} class="axis">
+        <text x={-LABELS} y={BOX.height - 4} class="axis">
           {low}
         </text>
         <polyline points={points.map(([x, y]) => `${x},${y}`).join(" ")} />
