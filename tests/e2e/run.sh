@@ -7,13 +7,15 @@
 #   E2E_DEAL_SEED=<n>      the seed of every game's deal (the server's --test-fixed-seed, default
 #                          20261126): a run in CI plays the same deals every time; a failure prints
 #                          both seeds, and other seeds are explored apart (never in CI)
-#   EVR_E2E_ONLY=main|accounts|correspondence|layout   run one of the four test files (default: all); the
+#   EVR_E2E_ONLY=main|accounts|friends|correspondence|layout   run one of the five test files (default: all); the
 #                          layout property test (layout-states.test.mjs) needs no server: it serves
 #                          web-client/dist itself and plays target/release/evr's games into the page
 #                          the accounts test (accounts.test.mjs: passkeys in DevTools' virtual
 #                          authenticator, the account's email address, a second device by passkey, a
 #                          third by an email sign-in link, signing out, the data, deletion) starts its
-#                          own server on http://localhost:PORT and its own SMTP sink
+#                          own server on http://localhost:PORT and its own SMTP sink; the friends test
+#                          (friends.test.mjs: three accounts, friends, a rated challenge played to its
+#                          end, ratings, the head to head, a stranger who sees nothing) its own server
 # The correspondence test (a game over days played from reminder mails) needs the server built with
 # the test-only `test-days` feature (`--day-secs`): target/release/evr-server when it is such a build
 # (scripts/test.sh builds it so), else target/release/evr-server-test-days, which this script builds
@@ -111,6 +113,11 @@ if [ "${EVR_E2E_ONLY:-accounts}" = "accounts" ]; then
   say "running the accounts test (its own server, public origin http://localhost:PORT, and SMTP sink)"
   EVR_ACCOUNTS_SERVER_BIN="$BIN" EVR_SINK_PYTHON="$SINK_PYTHON" CHROMIUM_PATH="$CHROMIUM_PATH" \
     node --test --test-reporter=spec accounts.test.mjs || status=$?
+fi
+if [ "${EVR_E2E_ONLY:-friends}" = "friends" ]; then
+  say "running the friends test (its own server, public origin http://localhost:PORT)"
+  EVR_FRIENDS_SERVER_BIN="$BIN" CHROMIUM_PATH="$CHROMIUM_PATH" \
+    node --test --test-reporter=spec friends.test.mjs || status=$?
 fi
 stop_server
 # The correspondence test spends most of its ~90 s waiting for a real deadline to pass: it runs beside

@@ -6,13 +6,23 @@ import type {
   AccountDetails,
   AccountRooms,
   CeremonyStart,
+  Challenge,
+  ChallengeAccepted,
+  ChallengeList,
+  FriendAdded,
+  FriendList,
+  HeadToHead,
   HeldSeat,
   KeptSeats,
+  Leaderboard,
   MailLanguage,
+  NewChallenge,
   PasskeyInfo,
+  PlayerPage,
   SeatSummary,
   SessionState,
   SignedOutSessions,
+  WhoMayChallenge,
 } from "./protocol";
 
 /** A refused account request: the `ApiErrorBody` code (or a local one) and the HTTP status (0: no answer). */
@@ -31,6 +41,9 @@ export type AccountFetch = (
   input: string,
   init: { method: string; headers: Record<string, string>; body?: string; credentials: "same-origin" },
 ) => Promise<{ ok: boolean; status: number; json(): Promise<unknown> }>;
+
+const friendPath = (action: string) => `/api/account/friends/${action}`;
+const challengePath = (id: string) => `/api/account/challenges/${encodeURIComponent(id)}`;
 
 const room = (code: string) => `/api/rooms/${encodeURIComponent(code)}`;
 
@@ -89,4 +102,23 @@ export class AccountApi {
   linkSignIn = (secret: string) => this.send<{ username: string }>("POST", "/api/account/sign-in/link", { secret });
   exportData = () => this.send<unknown>("GET", "/api/account/export");
   deleteAccount = (username: string) => this.send<null>("POST", "/api/account/delete", { username });
+
+  // friends and challenges (proto/PROTOCOL.md, *Friends and challenges*)
+  friends = () => this.send<FriendList>("GET", "/api/account/friends");
+  addFriend = (by: { username: string } | { room: string }) =>
+    this.send<FriendAdded>("POST", "/api/account/friends", by);
+  /** accept, decline, remove (a friend, or a request sent), block, unblock */
+  friendAction = (action: "accept" | "decline" | "remove" | "block" | "unblock", username: string) =>
+    this.send<null>("POST", friendPath(action), { username });
+  record = (username: string) => this.send<HeadToHead>("GET", friendPath(`${encodeURIComponent(username)}/record`));
+  challenges = () => this.send<ChallengeList>("GET", "/api/account/challenges");
+  challenge = (c: NewChallenge) => this.send<Challenge>("POST", "/api/account/challenges", c);
+  challengeSettings = (who: WhoMayChallenge) =>
+    this.send<null>("POST", "/api/account/challenges/settings", { who_may_challenge: who });
+  acceptChallenge = (id: string) => this.send<ChallengeAccepted>("POST", `${challengePath(id)}/accept`, {});
+  declineChallenge = (id: string) => this.send<null>("POST", `${challengePath(id)}/decline`, {});
+  withdrawChallenge = (id: string) => this.send<null>("DELETE", challengePath(id));
+  // ratings (public)
+  player = (username: string) => this.send<PlayerPage>("GET", `/api/players/${encodeURIComponent(username)}`);
+  leaderboard = () => this.send<Leaderboard>("GET", "/api/leaderboard");
 }

@@ -21,6 +21,8 @@ export function App() {
       return <Landing />;
     case "account":
       return <AccountSlot at="page" sub={r.sub} />;
+    case "social":
+      return <AccountSlot at="social" sub={r.sub} />;
     case "join":
       return <JoinPage code={r.code} invite={r.invite} />;
     case "take":

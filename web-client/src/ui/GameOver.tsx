@@ -110,7 +110,7 @@ function ResultCard({ store, onSeeTable }: { store: GameStore; onSeeTable?: () =
                   {t("over.rematch")}
                 </button>
               ))}
-            {me && <AccountSlot at="room" />}
+            {room && <AccountSlot at="room" room={room} seated={!!me} />}
             {onSeeTable && (
               <button type="button" class="see-table" onClick={onSeeTable}>
                 {t("over.seeTable")}

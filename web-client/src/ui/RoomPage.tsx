@@ -7,6 +7,7 @@ import { otherFaction } from "../net/protocol";
 import { displayCode } from "../net/roomCode";
 import { reloadOnVersionMismatch, tabStorage } from "../net/versionReload";
 import { GameStore } from "../state/store";
+import { AccountSlot } from "./AccountSlot";
 import { useTurnAlerts } from "./attention";
 import { CardDetail } from "./CardDetail";
 import { CharacterChoice } from "./CharacterChoice";
@@ -134,6 +135,7 @@ function Header({ code, store }: { code: string; store: GameStore }) {
       )}
       {store.view.value && <Clocks store={store} />}
       {store.isSpectator.value && <span class="badge">{t("room.spectating")}</span>}
+      {store.room.value?.options.rated && <AccountSlot at="rated" />}
       {store.view.value && <ChatButton store={store} />}
       <button type="button" class="link rules-link" onClick={openReference}>
         {t("header.rules")}

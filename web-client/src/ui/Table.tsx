@@ -105,6 +105,9 @@ function Meter(props: { f: Faction; s: NonNullable<ReturnType<typeof meterTotal>
 function PlayerStrip({ view, f, store }: { view: View; f: Faction; store: GameStore }) {
   const p: PlayerView = playerOf(view, f);
   const mine = store.me.value === f;
+  // a rated room's rating beside the name, "1500?" while provisional as state/rating.ts writes it
+  // (not imported: the page's script would export it to ui/social/, a few bytes it has not)
+  const rating = store.room.value?.ratings?.[+(f !== "rebel")];
   const shuffles = store.log.value.filter((e) => e.type === "deck_shuffled" && e.faction === f).length;
   const acting = view.phase === "struggle" && view.turn === f;
   // a pass is the last action and the other side is to act; it is shown until someone acts.
@@ -127,6 +130,12 @@ function PlayerStrip({ view, f, store }: { view: View; f: Faction; store: GameSt
       <div class="strip-head">
         <h2 class="who">
           <PlayerName f={f} names={store.names.value} />
+          {rating && (
+            <span class="prating">
+              {rating.now.rating}
+              {rating.now.provisional && "?"}
+            </span>
+          )}
           {mine && <span class="muted">{t("common.youMark")}</span>}
         </h2>
         {/* a line of its own, kept on a desktop when empty: a chip coming and going moves nothing */}

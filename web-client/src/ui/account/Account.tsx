@@ -11,8 +11,12 @@ import { lang, t } from "../../i18n";
 import { type AccountText, accountIn, loadAccount } from "../../i18n/account";
 import type { SessionState } from "../../net/protocol";
 import { accountListTitle, accountRooms } from "../../state/rooms";
+import type { SlotProps } from "../AccountSlot";
 import { navigate, route } from "../router";
 import { tokens } from "../services";
+import { showNotices } from "../social/Notice";
+import { Slot as SocialSlot } from "../social/Social";
+
 import { LanguagePicker } from "../widgets";
 import { keepDeviceSeats, takeAccountSeat } from "./flows";
 import { LinkPage } from "./LinkPage";
@@ -20,7 +24,26 @@ import { SignedIn } from "./SignedIn";
 import { SignedOut } from "./SignedOut";
 import { api, askSession, elsewhere, failure, keptNote, session } from "./shared";
 
-export function Slot({ at, sub = "" }: { at: "landing" | "room" | "page"; sub?: string }) {
+// new challenges on every page (not in the unit tests, which render their own parts)
+if (import.meta.env.MODE !== "test") showNotices();
+
+export function Slot(props: SlotProps) {
+  // friends, challenges and ratings (ui/social/) load with this file (ui/AccountSlot.tsx says why)
+  if (props.at === "room") {
+    return (
+      <>
+        {props.seated && <AccountSlot at="room" />}
+        <SocialSlot at="gameover" room={props.room} seated={props.seated} />
+      </>
+    );
+  }
+  return accountsOwn(props) ? <AccountSlot {...props} /> : <SocialSlot {...props} />;
+}
+
+type OwnSlot = Extract<SlotProps, { at: "landing" | "page" }>;
+const accountsOwn = (p: SlotProps): p is OwnSlot => p.at === "landing" || p.at === "page";
+
+function AccountSlot({ at, sub = "" }: { at: "landing" | "room" | "page"; sub?: string }) {
   const text = accountIn(lang.value);
   if (!text) void loadAccount(lang.value).catch(() => {});
   void askSession();
@@ -72,11 +95,14 @@ function Entry({ text, s }: { text: AccountText; s: SessionState }) {
           {text.otherHost(s.passkey_rp_id!)} <a href={there}>{text.openThere}</a>
         </p>
       ) : username ? (
-        <p class="row">
-          <a class="button" href="/#/account">
-            {text.yourAccount}
-          </a>
-        </p>
+        <>
+          <p class="row">
+            <a class="button" href="/#/account">
+              {text.yourAccount}
+            </a>
+          </p>
+          <SocialSlot at="social-entry" />
+        </>
       ) : (
         <p class="row">
           <a class="button primary" href="/#/account">
@@ -172,7 +198,10 @@ function AccountPage({ text, s }: { text: AccountText | null; s: SessionState | 
           {text.otherHost(s.passkey_rp_id)} <a href={there}>{text.openThere}</a>
         </p>
       ) : s.account ? (
-        <SignedIn text={text} mail={s.email_sign_in} />
+        <>
+          <SocialSlot at="social-entry" />
+          <SignedIn text={text} mail={s.email_sign_in} />
+        </>
       ) : (
         <SignedOut text={text} s={s} />
       )}

@@ -1,0 +1,58 @@
+// The open challenges as last asked (GET /api/account/challenges), shared by the notice on every page
+// and the friends page; the poll that keeps them fresh (state/challengePoll.ts) runs while signed in.
+import { signal } from "@preact/signals";
+import type { ChallengeList } from "../../net/protocol";
+import { browserPollEnv, pollWhileVisible } from "../../state/challengePoll";
+import { takeAccountSeat } from "../account/flows";
+import { api } from "../account/shared";
+import { navigate } from "../router";
+import { tokens } from "../services";
+
+export const challengeList = signal<ChallengeList | null>(null);
+/** The incoming challenges whose notice was put off ("Later"): the notice shows again for a new one. */
+export const putOff = signal<ReadonlySet<string>>(new Set());
+
+/** A challenge this account sent that was accepted while the page was open: its room, to play. */
+export const acceptedRoom = signal<{ code: string; by: string } | null>(null);
+
+export async function refreshChallenges(): Promise<void> {
+  const before = challengeList.value;
+  const list = await api.challenges();
+  challengeList.value = list;
+  // a challenge sent that left the list was accepted, declined, withdrawn or expired: accepted when
+  // the account now keeps a room made since it was sent (the server says nothing else to the challenger)
+  const gone = (before?.outgoing ?? []).filter((c) => !list.outgoing.some((o) => o.id === c.id));
+  if (gone.length === 0) return;
+  const { rooms } = await api.rooms();
+  for (const c of gone) {
+    const room = rooms.find((r) => r.kept_at_ms >= c.created_at_ms && !tokens.getToken(r.code));
+    if (room) acceptedRoom.value = { code: room.code, by: c.to };
+  }
+}
+
+let stop: (() => void) | null = null;
+/** Polls while `username` is signed in (null: stops, and forgets the list). */
+export function followChallenges(username: string | null): void {
+  stop?.();
+  stop = null;
+  if (username === null) {
+    challengeList.value = null;
+    return;
+  }
+  stop = pollWhileVisible(refreshChallenges, browserPollEnv());
+}
+
+/** The challenger opens the room of an accepted challenge: this device takes its seat and goes there. */
+export async function playAccepted(code: string): Promise<void> {
+  await takeAccountSeat(api, tokens, code);
+  acceptedRoom.value = null;
+  navigate(`/r/${code}`);
+}
+
+/** Accepts: the server makes the room with both seats kept; this device takes its seat and goes there. */
+export async function acceptChallenge(id: string): Promise<void> {
+  const { code } = await api.acceptChallenge(id);
+  await takeAccountSeat(api, tokens, code);
+  await refreshChallenges().catch(() => undefined);
+  navigate(`/r/${code}`);
+}

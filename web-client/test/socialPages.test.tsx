@@ -1,0 +1,122 @@
+// @vitest-environment happy-dom
+// Friends, challenges and ratings on the page (ui/social/): the friends page lists the open
+// challenges and the friends with their presence; removing asks first and then posts; a player's page
+// on a server without ratings yet says so plainly; a rated room's game over shows each signed change.
+import { render } from "preact";
+import { act } from "preact/test-utils";
+import { describe, expect, it, vi } from "vitest";
+import type { RoomInfo } from "../src/net/protocol";
+import { Slot } from "../src/ui/account/Account";
+import { askAgain } from "../src/ui/account/shared";
+import { mountPoint } from "./dom";
+
+type Call = { url: string; method: string; body: unknown };
+
+function server(answers: Record<string, [number, unknown]>) {
+  const calls: Call[] = [];
+  const fetchFn = async (url: string, init?: { method?: string; body?: string }) => {
+    const method = init?.method ?? "GET";
+    calls.push({ url, method, body: init?.body ? JSON.parse(init.body) : null });
+    const [status, body] = answers[`${method} ${url}`] ?? [404, { code: "not_found", message: "no" }];
+    return new Response(status === 204 ? null : JSON.stringify(body), { status });
+  };
+  return { calls, fetchFn };
+}
+
+async function until(cond: () => boolean, ms = 2000) {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error("timed out");
+    await act(() => new Promise((r) => setTimeout(r, 10)));
+  }
+}
+
+const SIGNED_IN = { account: { username: "Ana" }, passkey_rp_id: "localhost", email_sign_in: false };
+const CHALLENGE = {
+  id: "c1",
+  from: "Ben",
+  to: "Ana",
+  side: "rebel",
+  clock: { bank_secs: 300, increment_secs: 5 },
+  rated: true,
+  spectators: "off",
+  mode: "full",
+  created_at_ms: 1,
+  expires_at_ms: 2,
+};
+
+describe("the social pages", () => {
+  const root = mountPoint();
+
+  it("the friends page: a challenge to answer, a friend's presence, removing asks first", async () => {
+    const { calls, fetchFn } = server({
+      "GET /api/session": [200, SIGNED_IN],
+      "GET /api/account/friends": [
+        200,
+        {
+          friends: [{ username: "Ben", since_ms: 1, online: false, at_table: true }],
+          incoming: [],
+          outgoing: [],
+          blocked: [],
+        },
+      ],
+      "GET /api/account/challenges": [200, { incoming: [CHALLENGE], outgoing: [], who_may_challenge: "friends" }],
+      "POST /api/account/friends/remove": [204, null],
+    });
+    vi.stubGlobal("fetch", fetchFn);
+    askAgain();
+    act(() => render(<Slot at="social" sub="friends" />, root()));
+    await until(() => root().querySelector(".friend-list .friend") !== null);
+    // the challenges' list is the poll's (ui/social/challenges.ts); asked here by hand
+    const { refreshChallenges } = await import("../src/ui/social/challenges");
+    await act(() => refreshChallenges());
+    await until(() => root().querySelector(".challenge-list.incoming li") !== null);
+    expect(root().querySelector(".challenge-list.incoming")!.textContent).toContain("Ben challenges you");
+    expect(root().querySelector(".challenge-list.incoming")!.textContent).toContain(
+      "you play Imperial · 5 min + 5 s · rated",
+    );
+    expect(root().querySelector(".friend-list .presence")!.textContent).toBe("at a table");
+    const button = (label: string) =>
+      [...root().querySelectorAll<HTMLButtonElement>("button")].find((b) => b.textContent === label)!;
+    act(() => button("Remove").click());
+    expect(root().querySelector("[role=alertdialog]")!.textContent).toContain("Remove Ben from your friends?");
+    expect(calls.some((c) => c.method === "POST")).toBe(false);
+    await act(async () => {
+      button("Yes").click();
+      await new Promise((r) => setTimeout(r, 10));
+    });
+    expect(calls.filter((c) => c.method === "POST")).toEqual([
+      { url: "/api/account/friends/remove", method: "POST", body: { username: "Ben" } },
+    ]);
+  });
+
+  it("a player's page on a server without ratings yet says so", async () => {
+    const { fetchFn } = server({ "GET /api/session": [200, SIGNED_IN] });
+    vi.stubGlobal("fetch", fetchFn);
+    askAgain();
+    act(() => render(<Slot at="social" sub="players/Ben" />, root()));
+    await until(() => root().querySelector("[role=alert]") !== null);
+    expect(root().querySelector("[role=alert]")!.textContent).toBe("Ratings are not available on this server yet.");
+  });
+
+  it("a rated game's end shows each player's rating and signed change", async () => {
+    const { fetchFn } = server({ "GET /api/session": [200, SIGNED_IN] });
+    vi.stubGlobal("fetch", fetchFn);
+    askAgain();
+    const room = {
+      code: "KJCHM97E",
+      names: ["Ana", "Ben"],
+      options: { side: "rebel", mode: "full", spectators: "off", rated: true },
+      ratings: [
+        { now: { rating: 1512, deviation: 300, provisional: true }, change: 12 },
+        { now: { rating: 1488, deviation: 300, provisional: true }, change: -12 },
+      ],
+    } as unknown as RoomInfo;
+    act(() => render(<Slot at="room" room={room} seated={false} />, root()));
+    await until(() => root().querySelector(".rating-changes") !== null);
+    expect([...root().querySelectorAll(".rating-changes li")].map((l) => l.textContent)).toEqual([
+      "Ana 1512? (+12)",
+      "Ben 1488? (\u221212)",
+    ]);
+  });
+});
