@@ -27,7 +27,7 @@ import {
   publicKeyOf,
   requestOptions,
 } from "../src/ui/account/webauthn";
-import { mountPoint } from "./dom";
+import { mountPoint, until } from "./dom";
 import { summary } from "./fakes";
 
 type Call = { url: string; method: string; body: unknown; type: string | null; credentials: string | undefined };
@@ -71,12 +71,6 @@ function fakeAuthenticator() {
     autofill: async () => false,
   };
   return { asked, auth };
-}
-
-/** Waits (the page's parts loaded on demand arrive when they do) until `done` holds, at most 5 s. */
-async function until(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 250 && !done(); i++) await act(async () => void (await new Promise((r) => setTimeout(r, 20))));
-  expect(done()).toBe(true);
 }
 
 function deviceWith(codes: string[]): TokenStore {

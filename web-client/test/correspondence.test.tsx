@@ -13,7 +13,7 @@ import { type ListedRoom, orderRooms, yourTimeLeft } from "../src/state/rooms";
 import { GameStore } from "../src/state/store";
 import { Clocks, deadlineLow } from "../src/ui/Clocks";
 import { Landing } from "../src/ui/Landing";
-import { mountPoint } from "./dom";
+import { mountPoint, until } from "./dom";
 import { makeView, summary, welcome } from "./fakes";
 
 const root = mountPoint();
@@ -224,12 +224,10 @@ describe("your rooms", () => {
     };
     vi.stubGlobal("fetch", async (url: string) => new Response(JSON.stringify(answers[url]), { status: 200 }));
     const { MyRooms } = await import("../src/ui/MyRooms");
-    await act(async () => {
-      render(<MyRooms />, root());
-      await new Promise((r) => setTimeout(r, 10));
-    });
-    const rows = [...root().querySelectorAll(".room-row")].map((r) => r.textContent);
-    expect(rows).toEqual([
+    act(() => render(<MyRooms />, root()));
+    const rows = () => [...root().querySelectorAll(".room-row")].map((r) => r.textContent ?? "");
+    await until(() => rows().length === 2 && !rows().some((r) => r.includes("Loading")));
+    expect(rows()).toEqual([
       // each name isolated from the text around it (U+2068 … U+2069)
       "DAYR-OOM1\u2068Ana\u2069 (Rebel) vs \u2068Ben\u2069 (Imperial)Your turn · 1 day 4 h left",
       "NEWR-OOM1\u2068Ana\u2069 (Rebel) vs \u2068Ben\u2069 (Imperial)Their turn",

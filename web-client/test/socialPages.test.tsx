@@ -8,7 +8,7 @@ import { describe, expect, it, vi } from "vitest";
 import type { RoomInfo } from "../src/net/protocol";
 import { Slot } from "../src/ui/account/Account";
 import { askAgain } from "../src/ui/account/shared";
-import { mountPoint } from "./dom";
+import { mountPoint, until } from "./dom";
 
 type Call = { url: string; method: string; body: unknown };
 
@@ -21,14 +21,6 @@ function server(answers: Record<string, [number, unknown]>) {
     return new Response(status === 204 ? null : JSON.stringify(body), { status });
   };
   return { calls, fetchFn };
-}
-
-async function until(cond: () => boolean, ms = 2000) {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error("timed out");
-    await act(() => new Promise((r) => setTimeout(r, 10)));
-  }
 }
 
 const SIGNED_IN = { account: { username: "Ana" }, passkey_rp_id: "localhost", email_sign_in: false };
