@@ -78,11 +78,12 @@ pub struct SidesMeasured {
     pub draws: u32,
 }
 
-/// The sides as measured so far (`evr-tournament hard hard`, BENCHMARKS.md): the edge every
-/// rated game uses.
+/// The sides as measured so far (`python3 scripts/sides.py sum` over `bench/sides.csv`: the
+/// `hard` computer against itself, BENCHMARKS.md "Which side is favoured"): the edge every rated
+/// game uses. Update it with the file.
 pub const MEASURED: SidesMeasured = SidesMeasured {
-    games: 200,
-    rebel_wins: 117,
+    games: 2_500,
+    rebel_wins: 1_330,
     draws: 0,
 };
 
