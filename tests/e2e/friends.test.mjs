@@ -16,13 +16,13 @@
 // deals' fixed seed. No sleeps for timing: every wait is for a condition, each bounded.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
-import { act, chooseCharacters, detect, setLang, trackFrames } from "./decide.mjs";
+import { DESKTOP, PHONE, screenChecks } from "./checks.mjs";
+import { act, chooseCharacters, detect, trackFrames } from "./decide.mjs";
 import { child, freePort, healthy, until } from "./util.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -31,51 +31,12 @@ const ARTIFACTS = process.env.E2E_ARTIFACTS ?? join(HERE, "artifacts");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const BIN = process.env.EVR_FRIENDS_SERVER_BIN ?? join(REPO, "target/release/evr-server");
 const DEAL_SEED = Number(process.env.E2E_DEAL_SEED ?? 20261126) >>> 0;
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 375, height: 812 };
-const LANGS = ["en", "zh-Hant", "ja"];
 
 const t0 = Date.now();
 const log = (msg) => console.log(`[friends +${((Date.now() - t0) / 1000).toFixed(1)}s] ${msg}`);
 
 // ---------------------------------------------------------------- page checks
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
-const AXE = [];
-const OVERFLOW = [];
-
-/** axe-core in every language at both sizes (serious / critical fail), and no horizontal overflow;
- *  `ready`: what shows once the part's texts in that language have arrived (they load on demand). */
-async function axe(page, screen, ready) {
-  const back = page.viewportSize();
-  for (const size of [DESKTOP, PHONE]) {
-    await page.setViewportSize(size);
-    for (const l of LANGS) {
-      await setLang(page, l);
-      await page.waitForSelector(ready);
-      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-      if (!(await page.evaluate(() => !!window.axe))) await page.evaluate(AXE_SOURCE);
-      const v = await page.evaluate(async () =>
-        (await window.axe.run(document, { resultTypes: ["violations"] })).violations.map((x) => ({
-          id: x.id,
-          impact: x.impact,
-          n: x.nodes.length,
-          targets: x.nodes.slice(0, 3).map((n) => n.target.join(" ")),
-        })),
-      );
-      const bad = v.filter((x) => x.impact === "serious" || x.impact === "critical");
-      AXE.push({ screen, lang: l, size: `${size.width}×${size.height}`, bad });
-      if (bad.length) log(`axe ${screen} ${l} ${size.width}: ${bad.map((b) => `${b.id} [${b.impact}] ×${b.n}: ${b.targets.join(" | ")}`).join("; ")}`);
-      const over = await page.evaluate(() => {
-        const w = Math.min(window.innerWidth, document.documentElement.clientWidth);
-        const sw = document.documentElement.scrollWidth;
-        return sw <= w + 1 ? null : `${sw} px wide in a ${w} px viewport`;
-      });
-      if (over) OVERFLOW.push(`${screen} ${l} ${size.width}px: ${over}`);
-    }
-  }
-  await setLang(page, "en");
-  await page.setViewportSize(back);
-}
+const { axe, AXE, OVERFLOW } = screenChecks(log);
 
 async function shot(page, name) {
   mkdirSync(ARTIFACTS, { recursive: true });

@@ -149,6 +149,15 @@ pub trait RatingStore: Send + Sync {
 /// The columns of a `ratings` row, in the order the stores read them.
 pub(crate) const RATING: &str = "account_id, rating, deviation, volatility, games, won, lost, drawn, rated_at";
 
+/// [`RATING`]'s columns of the table called `alias` in a query (the leaderboard joins accounts).
+pub(crate) fn rating_columns_of(alias: &str) -> String {
+    RATING
+        .split(", ")
+        .map(|c| format!("{alias}.{c}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The columns of a `rated_games` row, in the order the stores read them: the game, then each
 /// side's account and its rating before and after (rating, deviation, volatility each).
 pub(crate) const RATED_GAME: &str = "room_code, game_no, rated_at, winner, advantage, \

@@ -12,7 +12,7 @@ use tokio_postgres::{Row, Transaction};
 use super::PostgresStore;
 use super::accounts::rows::{Param, bytes, get, id_at, read_error, text};
 use crate::columns::{faction_from_text, faction_text};
-use crate::ratings::{RATED_GAME, RATING, RatedEnd, RatedGameRow, RatingRow, RatingStore, rate};
+use crate::ratings::{RATED_GAME, RATING, RatedEnd, RatedGameRow, RatingRow, RatingStore, rate, rating_columns_of};
 use crate::{AccountId, StoreError};
 
 /// The schema version that adds ratings (`postgres/schema.rs`, version 7), as SQLite's
@@ -272,11 +272,7 @@ impl RatingStore for PostgresStore {
         max_deviation: f64,
         limit: u32,
     ) -> Result<Vec<(RatingRow, String)>, StoreError> {
-        let columns = RATING
-            .split(", ")
-            .map(|c| format!("r.{c}"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let columns = rating_columns_of("r");
         let rows = self.account_statement(
             format!(
                 "SELECT {columns}, a.username FROM ratings r JOIN accounts a ON a.id = r.account_id

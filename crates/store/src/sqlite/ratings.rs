@@ -9,7 +9,7 @@ use rusqlite::{Connection, OptionalExtension, Row, params};
 use super::SqliteStore;
 use super::accounts::rows::id_at;
 use crate::columns::{faction_from_text, faction_text};
-use crate::ratings::{RATED_GAME, RATING, RatedEnd, RatedGameRow, RatingRow, RatingStore, rate};
+use crate::ratings::{RATED_GAME, RATING, RatedEnd, RatedGameRow, RatingRow, RatingStore, rate, rating_columns_of};
 use crate::{AccountId, StoreError};
 
 /// The schema version that adds ratings (`sqlite/schema.rs`, version 13).
@@ -230,11 +230,7 @@ impl RatingStore for SqliteStore {
         max_deviation: f64,
         limit: u32,
     ) -> Result<Vec<(RatingRow, String)>, StoreError> {
-        let columns = RATING
-            .split(", ")
-            .map(|c| format!("r.{c}"))
-            .collect::<Vec<_>>()
-            .join(", ");
+        let columns = rating_columns_of("r");
         self.account_read(|c| {
             c.prepare_cached(&format!(
                 "SELECT {columns}, a.username FROM ratings r JOIN accounts a ON a.id = r.account_id
