@@ -12,6 +12,9 @@ use crate::support::passkey::{register_at, request};
 use crate::support::{self, Client};
 
 const ORIGIN: &str = "http://evr.test";
+/// Every game's deal (`--test-fixed-seed`) and the random moves' seed: the same game every run.
+const DEAL_SEED: &str = "20261126";
+const MOVES_SEED: u64 = 31;
 
 async fn post(addr: std::net::SocketAddr, path: &str, body: Value, session: &str) -> Result<Value> {
     let a = request(addr, "POST", path, Some(&body), Some(session)).await?;
@@ -23,7 +26,12 @@ async fn post(addr: std::net::SocketAddr, path: &str, body: Value, session: &str
 #[ignore = "needs PostgreSQL and HAProxy: scripts/test.sh runs it"]
 async fn a_rated_game_is_rated_once_through_every_node_killed_at_its_end() -> Result<()> {
     let url = support::postgres::fresh_database(&postgres_url()?, "cluster_ratings").await?;
-    let (mut nodes, front) = cluster_with("cluster-ratings", [&url, &url, &url], &["--public-origin", ORIGIN]).await?;
+    let (mut nodes, front) = cluster_with(
+        "cluster-ratings",
+        [&url, &url, &url],
+        &["--public-origin", ORIGIN, "--test-fixed-seed", DEAL_SEED],
+    )
+    .await?;
     let [one, two] = [nodes[0].addr, nodes[1].addr];
 
     // friends on two nodes; a rated challenge made on one, accepted on the other
@@ -54,8 +62,13 @@ async fn a_rated_game_is_rated_once_through_every_node_killed_at_its_end() -> Re
     // played to its end through the front door; every node killed once the last action's ack came
     let (mut a, wa) = Client::hello(front.addr, &code, Some(&jyn_token), None).await?;
     let (mut b, wb) = Client::hello(front.addr, &code, Some(&saw_token), None).await?;
-    let (seq, views) = support::play_random(&mut a, &mut b, &wa, &wb, 20_000, 31).await?;
-    ensure!(views[0].outcome.is_some(), "the game ended");
+    let (seq, views) = support::play_random(&mut a, &mut b, &wa, &wb, 20_000, MOVES_SEED)
+        .await
+        .with_context(|| format!("deal seed {DEAL_SEED}, moves' seed {MOVES_SEED}"))?;
+    ensure!(
+        views[0].outcome.is_some_and(|o| o.winner.is_some()),
+        "the game ended with a winner (deal seed {DEAL_SEED}, moves' seed {MOVES_SEED})"
+    );
     drop((a, b));
     for node in nodes.iter_mut() {
         node.kill()?;

@@ -21,6 +21,9 @@ use crate::support::{self, Client, Welcome};
 
 /// The seed of the random legal moves that play the rated games.
 const SEED: u64 = 20_261_128;
+/// The seed of every game's deal (the server's `--test-fixed-seed`): with the moves' seed, the
+/// rated games are the same game every run, one with a winner.
+const DEAL_SEED: u64 = 20_261_126;
 
 /// `a` challenges `b` (usernames after the sessions) to a rated game, `a` the Rebel; `b`
 /// accepts. The room's code and each one's seat token.
@@ -65,8 +68,12 @@ async fn page(addr: SocketAddr, username: &str) -> Result<Value> {
 
 /// Plays the room's game to its end with seeded random moves; the winner.
 async fn play_to_the_end(a: &mut Client, b: &mut Client, wa: &Welcome, wb: &Welcome) -> Result<Option<Faction>> {
-    let (_, views) = support::play_random(a, b, wa, wb, 20_000, SEED).await?;
-    let outcome = views[0].outcome.context("the game did not end")?;
+    let (_, views) = support::play_random(a, b, wa, wb, 20_000, SEED)
+        .await
+        .with_context(|| format!("deal seed {DEAL_SEED}, moves' seed {SEED}"))?;
+    let outcome = views[0]
+        .outcome
+        .with_context(|| format!("the game did not end (deal seed {DEAL_SEED}, moves' seed {SEED})"))?;
     Ok(outcome.winner)
 }
 
@@ -86,7 +93,9 @@ async fn rated_facts(c: &mut Client) -> Result<RoomInfo> {
 
 #[tokio::test]
 async fn a_rated_challenge_game_rates_both_players_once_and_shows_it_at_the_table_and_on_their_pages() -> Result<()> {
-    let server = support::start("ratings-played").await?;
+    let mut config = evr_server::Config::for_tests(support::temp_dir("ratings-played"));
+    config.test_fixed_seed = Some(DEAL_SEED);
+    let server = support::start_with(config).await?;
     let addr = server.addr;
     let (_, rey) = passkey::register(addr, "Rey").await?;
     let (_, ben) = passkey::register(addr, "Ben").await?;
@@ -103,7 +112,9 @@ async fn a_rated_challenge_game_rates_both_players_once_and_shows_it_at_the_tabl
             "{seat:?}"
         );
     }
-    let winner = play_to_the_end(&mut a, &mut b, &wa, &wb).await?.context("a winner")?;
+    let winner = play_to_the_end(&mut a, &mut b, &wa, &wb)
+        .await?
+        .with_context(|| format!("a winner (deal seed {DEAL_SEED}, moves' seed {SEED})"))?;
     let room = rated_facts(&mut a).await?;
     let ratings = room.ratings.context("ratings")?;
     let (won, lost) = match winner {
@@ -273,7 +284,13 @@ async fn a_rated_game_whose_server_is_killed_at_its_end_is_rated_once_after_the_
     let dir = support::temp_dir("ratings-killed");
     std::fs::create_dir_all(&dir)?;
     let log = dir.join("server.log");
-    let args = [std::ffi::OsStr::new("--data-dir"), dir.as_os_str()];
+    let deal = DEAL_SEED.to_string();
+    let args = [
+        std::ffi::OsStr::new("--data-dir"),
+        dir.as_os_str(),
+        std::ffi::OsStr::new("--test-fixed-seed"),
+        std::ffi::OsStr::new(&deal),
+    ];
     let server = ServerProcess::start(&args, &log).await?;
     let addr = server.addr;
     let (mut leia_key, leia) = passkey::register(addr, "Leia").await?;
@@ -282,8 +299,13 @@ async fn a_rated_game_whose_server_is_killed_at_its_end_is_rated_once_after_the_
     let (mut a, wa) = Client::hello(addr, &code, Some(&leia_token), None).await?;
     let (mut b, wb) = Client::hello(addr, &code, Some(&han_token), None).await?;
     // every action but the last, then the last one acknowledged, then SIGKILL at once
-    let (seq, views) = support::play_random(&mut a, &mut b, &wa, &wb, 20_000, SEED).await?;
-    ensure!(views[0].outcome.is_some(), "the game ended");
+    let (seq, views) = support::play_random(&mut a, &mut b, &wa, &wb, 20_000, SEED)
+        .await
+        .with_context(|| format!("deal seed {DEAL_SEED}, moves' seed {SEED}"))?;
+    ensure!(
+        views[0].outcome.is_some(),
+        "the game ended (deal seed {DEAL_SEED}, moves' seed {SEED})"
+    );
     let last = a
         .frames
         .iter()
