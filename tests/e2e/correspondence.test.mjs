@@ -23,7 +23,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { foldProblems } from "./layout.mjs";
-import { act, chooseCharacters, detect, setLang, trackFrames } from "./decide.mjs";
+import { decideKind, detect, setLang, trackFrames } from "./decide.mjs";
 import { Mailbox, startSink, to } from "./mail.mjs";
 import { child, freePort, healthy, sleep, until } from "./util.mjs";
 
@@ -103,32 +103,7 @@ async function decideOnce(P) {
   if (P.desktop && kind && kind !== "over" && kind !== "toast") {
     for (const p of await P.page.evaluate(foldProblems)) if (!FOLD.includes(`${kind}: ${p}`)) FOLD.push(`${kind}: ${p}`);
   }
-  if (kind === "toast") {
-    await P.page.click(".toast button");
-    return "toast";
-  }
-  if (kind === "chars") {
-    await chooseCharacters(P);
-    return kind;
-  }
-  if (kind === "strategy") {
-    await act(P, "button.strategy", { sends: false });
-    await act(P, "button.strategy-confirm");
-    return kind;
-  }
-  if (kind === "dialog") {
-    if (!(await P.page.$$eval('[role="dialog"] input[type="radio"]', (rs) => rs.some((r) => r.checked)))) {
-      await P.page.locator('[role="dialog"] label:has(input[type="radio"])').first().click();
-    }
-    await act(P, '[role="dialog"] button.primary');
-    return kind;
-  }
-  if (kind === "struggle") {
-    // the quickest way through a struggle: play the top card while allowed, else pass
-    if (!(await act(P, ".table .actionbar button.primary"))) await act(P, ".table .actionbar button");
-    return kind;
-  }
-  return kind;
+  return decideKind(P, kind);
 }
 
 /** Makes every decision this page offers now, one after another (a decision that becomes this

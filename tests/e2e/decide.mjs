@@ -88,6 +88,29 @@ export async function chooseCharacters(P) {
   throw new Error(`${P.name}: no legal set of 4 characters`);
 }
 
+/** Makes the decision `kind` (what `detect` found on P's page) the quickest way: 4 legal
+ *  characters, the first strategy, a dialog's first choice, the top card of a struggle or a pass;
+ *  a toast is closed. Returns `kind`. */
+export async function decideKind(P, kind) {
+  if (kind === "toast") {
+    await P.page.click(".toast button").catch(() => {});
+  } else if (kind === "chars") {
+    await chooseCharacters(P);
+  } else if (kind === "strategy") {
+    await act(P, "button.strategy", { sends: false });
+    await act(P, "button.strategy-confirm");
+  } else if (kind === "dialog") {
+    if (!(await P.page.$$eval('[role="dialog"] input[type="radio"]', (rs) => rs.some((r) => r.checked)))) {
+      await P.page.locator('[role="dialog"] label:has(input[type="radio"])').first().click();
+    }
+    await act(P, '[role="dialog"] button.primary');
+  } else if (kind === "struggle") {
+    // the quickest way through a struggle: play the top card while allowed, else pass
+    if (!(await act(P, ".table .actionbar button.primary"))) await act(P, ".table .actionbar button");
+  }
+  return kind;
+}
+
 /** Selects language `l` in the page's picker (if it has one) and waits until the page shows it
  *  (once its pack has loaded, web-client/src/i18n/packs.ts, it marks `<html lang>`). */
 export async function setLang(page, l) {

@@ -22,7 +22,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { DESKTOP, PHONE, screenChecks } from "./checks.mjs";
-import { act, chooseCharacters, detect, trackFrames } from "./decide.mjs";
+import { decideKind, detect, trackFrames } from "./decide.mjs";
 import { child, freePort, healthy, until } from "./util.mjs";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -47,34 +47,9 @@ async function shot(page, name) {
 /** Makes the decision the page offers; returns what it was (null: nothing to decide now). */
 async function decideOnce(P) {
   const kind = await P.page.evaluate(detect);
-  if (kind === "toast") {
-    await P.page.click(".toast button").catch(() => {});
-    return "toast";
-  }
-  if (kind === "chars") {
-    await chooseCharacters(P);
-    return kind;
-  }
-  if (kind === "strategy") {
-    await act(P, "button.strategy", { sends: false });
-    await act(P, "button.strategy-confirm");
-    return kind;
-  }
-  if (kind === "dialog") {
-    if (!(await P.page.$$eval('[role="dialog"] input[type="radio"]', (rs) => rs.some((r) => r.checked)))) {
-      await P.page.locator('[role="dialog"] label:has(input[type="radio"])').first().click();
-    }
-    await act(P, '[role="dialog"] button.primary');
-    return kind;
-  }
-  if (kind === "struggle") {
-    // the ratings beside the names, as the table first shows them
-    P.ratingsAtTable ??= await P.page.$$eval(".strip .prating", (s) => s.map((e) => e.textContent));
-    // the quickest way through a struggle: play the top card while allowed, else pass
-    if (!(await act(P, ".table .actionbar button.primary"))) await act(P, ".table .actionbar button");
-    return kind;
-  }
-  return kind;
+  // the ratings beside the names, as the table first shows them
+  if (kind === "struggle") P.ratingsAtTable ??= await P.page.$$eval(".strip .prating", (s) => s.map((e) => e.textContent));
+  return decideKind(P, kind);
 }
 
 /** Plays both pages until both show the game over (bounded). */
