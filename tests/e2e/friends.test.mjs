@@ -183,8 +183,9 @@ test("friends, a rated challenge played to its end, ratings and the head to head
     assert.match(await A.page.textContent(".challenge-list.outgoing"), /5 min \+ 5 s · rated/);
     log("A challenged B");
 
-    // -- B's page, opened before, shows it without a reload (the 15 s poll) and B accepts
-    await B.page.waitForSelector(".challenge-notice", { timeout: 40_000 });
+    // -- B's page, opened before, shows it without a reload and B accepts: told by the account's
+    // event stream (the slow poll beside it asks every 60 s, after this wait)
+    await B.page.waitForSelector(".challenge-notice", { timeout: 20_000 });
     assert.equal(B.page.url(), bUrl, "B's page was not reloaded");
     assert.match(await B.page.textContent(".challenge-notice"), /Ana_f challenges you/);
     await shot(B.page, "02-notice-B");

@@ -38,7 +38,7 @@ describe("the challenges' poll", () => {
     try {
       const ask = vi.fn(() => Promise.resolve());
       const tab = fakeTab(true);
-      const stop = pollWhileVisible(ask, tab.env);
+      const { stop } = pollWhileVisible(ask, tab.env);
       expect(ask).toHaveBeenCalledTimes(1);
       await vi.advanceTimersByTimeAsync(14_999);
       expect(ask).toHaveBeenCalledTimes(1);
@@ -65,7 +65,7 @@ describe("the challenges' poll", () => {
     try {
       const ask = vi.fn(() => Promise.reject(new Error("offline")));
       const tab = fakeTab(false);
-      const stop = pollWhileVisible(ask, tab.env);
+      const { stop } = pollWhileVisible(ask, tab.env);
       await vi.advanceTimersByTimeAsync(60_000);
       expect(ask).not.toHaveBeenCalled();
       tab.show(true);
@@ -73,6 +73,45 @@ describe("the challenges' poll", () => {
       await vi.advanceTimersByTimeAsync(15_000);
       expect(ask).toHaveBeenCalledTimes(2);
       stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe("a poke of the challenges' poll (the event stream said they changed)", () => {
+  it("asks at once, asks once more after an ask under way, and asks nothing in a hidden tab", async () => {
+    vi.useFakeTimers();
+    try {
+      const answers: Array<() => void> = [];
+      const ask = vi.fn(() => new Promise<void>((done) => answers.push(done)));
+      const tab = fakeTab(true);
+      const poll = pollWhileVisible(ask, tab.env, 60_000);
+      expect(ask).toHaveBeenCalledTimes(1);
+      // two pokes during the first ask: one more ask, after it (it may have read the list before)
+      poll.poke();
+      poll.poke();
+      expect(ask).toHaveBeenCalledTimes(1);
+      answers[0]!();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(ask).toHaveBeenCalledTimes(2);
+      answers[1]!();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(ask).toHaveBeenCalledTimes(2);
+      // a poke between asks asks at once, and the slow poll starts again from it
+      poll.poke();
+      expect(ask).toHaveBeenCalledTimes(3);
+      answers[2]!();
+      await vi.advanceTimersByTimeAsync(59_999);
+      expect(ask).toHaveBeenCalledTimes(3);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(ask).toHaveBeenCalledTimes(4);
+      answers[3]!();
+      await vi.advanceTimersByTimeAsync(0);
+      tab.show(false);
+      poll.poke();
+      expect(ask).toHaveBeenCalledTimes(4);
+      poll.stop();
     } finally {
       vi.useRealTimers();
     }

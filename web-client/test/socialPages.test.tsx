@@ -82,6 +82,48 @@ describe("the social pages", () => {
     ]);
   });
 
+  it("signed in, the page follows the account's event stream: an event asks for the challenges at once", async () => {
+    const streams: FakeEventSource[] = [];
+    class FakeEventSource extends EventTarget {
+      closed = false;
+      constructor(readonly url: string) {
+        super();
+        streams.push(this);
+      }
+      close() {
+        this.closed = true;
+      }
+    }
+    const { calls, fetchFn } = server({
+      "GET /api/account/challenges": [200, { incoming: [], outgoing: [], who_may_challenge: "friends" }],
+    });
+    vi.stubGlobal("fetch", fetchFn);
+    vi.stubGlobal("EventSource", FakeEventSource);
+    try {
+      const { followChallenges } = await import("../src/ui/social/challenges");
+      const asked = () => calls.filter((c) => c.url === "/api/account/challenges").length;
+      followChallenges("Ana");
+      await until(() => asked() === 1);
+      expect(streams.map((e) => e.url)).toEqual(["/api/account/events"]);
+      streams[0]!.dispatchEvent(new Event("challenges"));
+      await until(() => asked() === 2);
+      // connected: the poll has just asked; connected again after a cut: asked again, what was
+      // said meanwhile is unknown
+      streams[0]!.dispatchEvent(new Event("open"));
+      streams[0]!.dispatchEvent(new Event("open"));
+      await until(() => asked() === 3);
+      await new Promise((r) => setTimeout(r, 20));
+      expect(asked()).toBe(3);
+      followChallenges(null);
+      expect(streams[0]!.closed).toBe(true);
+      streams[0]!.dispatchEvent(new Event("challenges"));
+      await new Promise((r) => setTimeout(r, 20));
+      expect(asked()).toBe(3);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it("a player's page on a server without ratings yet says so", async () => {
     const { fetchFn } = server({ "GET /api/session": [200, SIGNED_IN] });
     vi.stubGlobal("fetch", fetchFn);

@@ -30,6 +30,9 @@ pub const HEAD_TO_HEAD_PATH: &str = "/api/account/friends/{username}/record";
 /// `GET` → [`ChallengeList`] (cheap: a page may ask every 15 s); `POST` [`NewChallenge`] → `201`
 /// [`Challenge`].
 pub const CHALLENGES_PATH: &str = "/api/account/challenges";
+/// Server-Sent Events telling a signed-in page that its challenges changed (`event: challenges`,
+/// no data): the page then asks [`CHALLENGES_PATH`] again.
+pub const ACCOUNT_EVENTS_PATH: &str = "/api/account/events";
 /// `POST` [`ChallengeSettings`] → `204`.
 pub const CHALLENGE_SETTINGS_PATH: &str = "/api/account/challenges/settings";
 /// `POST /api/account/challenges/{id}/accept` (empty object) → [`ChallengeAccepted`].

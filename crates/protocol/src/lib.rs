@@ -57,12 +57,12 @@ pub use client::ClientMsg;
 pub use clock::{ClockView, Correspondence, ForfeitReason, LiveClock, TimeControl};
 pub use error_code::ErrorCode;
 pub use friends::{
-    ACCEPT_CHALLENGE_PATH, ACCEPT_FRIEND_PATH, AddFriend, BLOCK_PATH, CHALLENGE_DAYS, CHALLENGE_PATH,
-    CHALLENGE_SETTINGS_PATH, CHALLENGES_PATH, Challenge, ChallengeAccepted, ChallengeList, ChallengeSettings,
-    DECLINE_CHALLENGE_PATH, DECLINE_FRIEND_PATH, FRIENDS_PATH, Friend, FriendAdded, FriendList, FriendName,
-    FriendStatus, GameEnd, HEAD_TO_HEAD_GAMES, HEAD_TO_HEAD_PATH, HeadToHead, MAX_FRIENDS, MAX_OPEN_CHALLENGES,
-    NewChallenge, ONLINE_WITHIN_SECS, OtherAccount, REMOVE_FRIEND_PATH, Record, SharedGame, UNBLOCK_PATH,
-    WhoMayChallenge,
+    ACCEPT_CHALLENGE_PATH, ACCEPT_FRIEND_PATH, ACCOUNT_EVENTS_PATH, AddFriend, BLOCK_PATH, CHALLENGE_DAYS,
+    CHALLENGE_PATH, CHALLENGE_SETTINGS_PATH, CHALLENGES_PATH, Challenge, ChallengeAccepted, ChallengeList,
+    ChallengeSettings, DECLINE_CHALLENGE_PATH, DECLINE_FRIEND_PATH, FRIENDS_PATH, Friend, FriendAdded, FriendList,
+    FriendName, FriendStatus, GameEnd, HEAD_TO_HEAD_GAMES, HEAD_TO_HEAD_PATH, HeadToHead, MAX_FRIENDS,
+    MAX_OPEN_CHALLENGES, NewChallenge, ONLINE_WITHIN_SECS, OtherAccount, REMOVE_FRIEND_PATH, Record, SharedGame,
+    UNBLOCK_PATH, WhoMayChallenge,
 };
 pub use http::{
     ApiErrorBody, CREATE_ROOM_PATH, CreatedRoom, GameArchive, GameSummary, JoinedRoom, RoomStatus, devices_path,

@@ -48,6 +48,8 @@ pub struct App {
     pub mail: Option<Arc<crate::mail::Mailer>>,
     /// Accounts (`crate::accounts`): `None` when the public origin's host cannot have passkeys.
     pub accounts: Option<Arc<crate::accounts::Accounts>>,
+    /// The account event streams each account holds (`friends::events`).
+    pub account_streams: crate::friends::events::Streams,
 }
 
 impl App {
@@ -72,6 +74,7 @@ impl App {
             notifier: Arc::new(crate::notify::NoNotifier),
             mail: None,
             accounts: None,
+            account_streams: Default::default(),
         }
     }
 

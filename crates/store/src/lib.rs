@@ -18,6 +18,7 @@ mod mail;
 mod postgres;
 mod ratings;
 mod secret;
+pub mod signals;
 mod sqlite;
 
 use std::path::PathBuf;
@@ -38,6 +39,7 @@ pub use self::friends::{
 };
 pub use self::ratings::{RatedEnd, RatedGameRow, RatingRow, RatingStore, rate};
 pub use self::secret::GameSecret;
+pub use self::signals::{AccountSignals, Signal};
 
 pub use self::mail::{
     KEEP_AFTER_GAME_OVER_MS, LIMIT_WINDOW_MS, MailLimits, MailLink, MailStore, NewAddress, Purged, Registered,
@@ -337,6 +339,12 @@ pub trait Store: Send + Sync + 'static {
     /// Ratings (`ratings.rs`), kept beside the accounts; `None` in a store without them (tests'
     /// stores).
     fn ratings(&self) -> Option<&dyn RatingStore> {
+        None
+    }
+
+    /// Signals between the nodes sharing this store (`signals.rs`); `None` in a store without
+    /// them (tests' stores).
+    fn signals(&self) -> Option<&dyn AccountSignals> {
         None
     }
 }

@@ -1,7 +1,9 @@
-// The challenges' poll (issue 30): signed in, the page asks `GET /api/account/challenges` every 15 s
-// while its tab is visible, so a challenge shows at once while the page is open without a socket of
-// its own; a hidden tab asks nothing (a background tab is not a player waiting), and asks at once when
-// it is shown again. The server answers cheaply (proto/PROTOCOL.md says a page may ask every 15 s).
+// Keeping the challenges fresh (issue 30): signed in, the page asks `GET /api/account/challenges`
+// at once when told to (`poke`: the account's event stream said they changed, ui/social/challenges.ts),
+// and on a slow poll while its tab is visible, for what no event tells (a challenge expiring) and for
+// a browser whose stream is cut. A hidden tab asks nothing (a background tab is not a player
+// waiting) and asks at once when it is shown again. One ask at a time; a poke during an ask asks
+// again after it, since that ask may have read the list before the change.
 // Framework-free: the visibility and the timers are given, so the tests drive them.
 
 const POLL_MS = 15_000;
@@ -24,25 +26,40 @@ export const browserPollEnv = (): PollEnv => ({
   clearTimeout: (id) => globalThis.clearTimeout(id as ReturnType<typeof setTimeout>),
 });
 
-/** Runs `ask` now (when visible) and every `POLL_MS` while the tab is visible, one at a time; returns
- *  how to stop. A failed ask is tried again at the next tick. */
-export function pollWhileVisible(ask: () => Promise<unknown>, env: PollEnv, every = POLL_MS): () => void {
+export type Poll = {
+  /** Asks now (after the ask under way, if any), when the tab is visible. */
+  readonly poke: () => void;
+  readonly stop: () => void;
+};
+
+/** Runs `ask` now (when visible) and every `every` ms while the tab is visible, one at a time. A
+ *  failed ask is tried again at the next tick. */
+export function pollWhileVisible(ask: () => Promise<unknown>, env: PollEnv, every = POLL_MS): Poll {
   let timer: unknown = null;
   let stopped = false;
   let asking = false;
+  let again = false;
   const schedule = () => {
     if (timer !== null) env.clearTimeout(timer);
     timer = stopped || !env.visible() ? null : env.setTimeout(tick, every);
   };
   const tick = () => {
+    if (asking) {
+      again = true;
+      return;
+    }
+    if (timer !== null) env.clearTimeout(timer);
     timer = null;
-    if (stopped || !env.visible() || asking) return;
+    if (stopped || !env.visible()) return;
     asking = true;
     ask()
       .catch(() => undefined)
       .finally(() => {
         asking = false;
-        schedule();
+        if (again) {
+          again = false;
+          tick();
+        } else schedule();
       });
   };
   const unlisten = env.onVisibility(() => {
@@ -53,9 +70,12 @@ export function pollWhileVisible(ask: () => Promise<unknown>, env: PollEnv, ever
     }
   });
   tick();
-  return () => {
-    stopped = true;
-    unlisten();
-    if (timer !== null) env.clearTimeout(timer);
+  return {
+    poke: tick,
+    stop: () => {
+      stopped = true;
+      unlisten();
+      if (timer !== null) env.clearTimeout(timer);
+    },
   };
 }

@@ -130,6 +130,7 @@ pub async fn create(
         Ok((challenge, to_name, mail_address(s, &account, &other, now)?))
     })
     .await?;
+    super::events::challenges_changed(&app, &[challenge.from, challenge.to]);
     if let Some(to) = mail_to {
         mail(&app, to, &my_name);
     }
@@ -255,14 +256,26 @@ async fn drop_challenge(
     as_challenger: bool,
 ) -> Result<StatusCode, ApiError> {
     let me = signed_in(&app, addr.ip(), &headers).await?;
+    let (account, now) = (me.account, now_ms());
     let dropped = stored(&app, "cannot answer the challenge", move |s| {
-        s.ok(s.friends.drop_challenge(&id, &me.account, as_challenger))
+        // whose the challenge was, for their pages; the store decides whether it may be dropped
+        let other = s
+            .ok(s.friends.open_challenges(&account, now, LISTED))?
+            .into_iter()
+            .find(|c| c.id == id)
+            .map(|c| if c.from == account { c.to } else { c.from });
+        Ok(s.ok(s.friends.drop_challenge(&id, &account, as_challenger))?
+            .then_some(other))
     })
     .await?;
-    if dropped {
-        Ok(StatusCode::NO_CONTENT)
-    } else {
-        Err(not_found())
+    match dropped {
+        Some(other) => {
+            let mut accounts = vec![account];
+            accounts.extend(other);
+            super::events::challenges_changed(&app, &accounts);
+            Ok(StatusCode::NO_CONTENT)
+        }
+        None => Err(not_found()),
     }
 }
 
@@ -297,6 +310,7 @@ pub async fn accept(
     match make_room(&app, &challenge, &code, challenger, &me.username).await {
         Ok(seat) => {
             tracing::info!(room = %code, rated = challenge.rated, "a challenge was accepted");
+            super::events::challenges_changed(&app, &[challenge.from, challenge.to]);
             Ok(Json(ChallengeAccepted { code, seat }))
         }
         Err(refusal) => {

@@ -1,7 +1,7 @@
 //! Friends and challenges between accounts (proto/PROTOCOL.md, *Friends and challenges*): friend
 //! requests, removing and blocking, the friends list with each friend's presence (`links.rs`);
 //! challenges to a friend that make a room with both seats taken, and the mail that tells of one
-//! (`challenges.rs`, `texts.rs`); the record between two friends (`record.rs`). What is stored is
+//! (`challenges.rs`, `texts.rs`); the event stream that tells a page at once (`events.rs`); the record between two friends (`record.rs`). What is stored is
 //! `evr-store`'s `FriendStore`; this module reads requests, decides and answers.
 //!
 //! Every route needs a signed-in account and counts against the account routes' limit per client
@@ -9,6 +9,7 @@
 //! which decides what has expired, so that expiry is tested against the store with a given "now".
 
 mod challenges;
+pub mod events;
 mod links;
 mod record;
 mod texts;
@@ -44,6 +45,7 @@ pub fn routes() -> Router<Arc<App>> {
         .route(evr_protocol::ACCEPT_CHALLENGE_PATH, post(challenges::accept))
         .route(evr_protocol::DECLINE_CHALLENGE_PATH, post(challenges::decline))
         .route(evr_protocol::CHALLENGE_PATH, delete(challenges::withdraw))
+        .route(evr_protocol::ACCOUNT_EVENTS_PATH, get(events::stream))
 }
 
 /// The one clock of this module: milliseconds since 1970.

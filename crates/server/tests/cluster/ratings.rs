@@ -1,13 +1,15 @@
 //! Ratings across the cluster: a rated challenge's game played through HAProxy to its end, every
 //! node killed with SIGKILL just after its last action was acknowledged, the nodes restarted — the
 //! game is rated once, as every node reads it, and the room shows the change from whichever node
-//! takes it. (Games of one player ending on two nodes at once: `evr-store`'s contract test.)
+//! takes it. On the way, the challenge is told to each page listening on the other node (the
+//! store's signals). (Games of one player ending on two nodes at once: `evr-store`'s contract test.)
 
 use anyhow::{Context, Result, ensure};
 use evr_protocol::ServerMsg;
 use serde_json::{Value, json};
 
 use crate::nodes::{cluster_with, postgres_url};
+use crate::support::events::Events;
 use crate::support::passkey::{register_at, request};
 use crate::support::{self, Client};
 
@@ -39,6 +41,11 @@ async fn a_rated_game_is_rated_once_through_every_node_killed_at_its_end() -> Re
     let (_, saw) = register_at(two, ORIGIN, "Saw").await?;
     post(one, "/api/account/friends", json!({"username": "Saw"}), &jyn).await?;
     post(two, "/api/account/friends/accept", json!({"username": "Jyn"}), &saw).await?;
+    // both pages listen on the third node: the challenge made on one and accepted on two is told
+    // to them at once across nodes
+    let three = nodes[2].addr;
+    let open = |session: String| async move { Events::open(three, Some(&session)).await?.map_err(anyhow::Error::msg) };
+    let (mut jyns_page, mut saws_page) = (open(jyn.clone()).await?, open(saw.clone()).await?);
     let made = post(
         one,
         "/api/account/challenges",
@@ -47,7 +54,15 @@ async fn a_rated_game_is_rated_once_through_every_node_killed_at_its_end() -> Re
     )
     .await?;
     let id = made["id"].as_str().context("an id")?;
+    saws_page
+        .until(1)
+        .await
+        .context("Saw's page on node three, after the challenge made on node one")?;
     let accepted = post(two, &format!("/api/account/challenges/{id}/accept"), json!({}), &saw).await?;
+    jyns_page
+        .until(2)
+        .await
+        .context("Jyn's page on node three, after the accept on node two")?;
     let code = accepted["code"].as_str().context("a code")?.to_string();
     let seat = format!("/api/rooms/{code}/account-seat");
     let jyn_token = post(front.addr, &seat, json!({}), &jyn).await?["token"]

@@ -6,6 +6,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod account_events;
 mod accounts;
 mod backup;
 mod bad_input;

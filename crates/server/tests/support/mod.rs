@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 use std::io::Read;
+pub mod events;
 pub mod passkey;
 pub mod postgres;
 pub mod processes;

@@ -29,6 +29,7 @@ pub(crate) mod mail;
 mod ratings;
 mod reads;
 mod schema;
+mod signals;
 mod tls;
 mod writes;
 
@@ -98,6 +99,8 @@ pub struct PostgresStore {
     /// The connection of the accounts' transactions (`postgres/accounts.rs`), made when first
     /// needed; `None` after it was lost.
     transactions: Arc<tokio::sync::Mutex<Option<Client>>>,
+    /// `NOTIFY` and `LISTEN` between the nodes (`postgres/signals.rs`).
+    signals: signals::PgSignals,
 }
 
 impl PostgresStore {
@@ -146,6 +149,7 @@ impl PostgresStore {
         };
         let (jobs, queued) = mpsc::unbounded_channel();
         handle.spawn(write_loop(writer, target.clone(), queued));
+        let signals = signals::PgSignals::start(&handle, target.clone());
         Ok(PostgresStore {
             runtime: Mutex::new(Some(runtime)),
             handle,
@@ -153,6 +157,7 @@ impl PostgresStore {
             jobs,
             reader: RwLock::new(Some(Arc::new(reader))),
             transactions: Arc::new(tokio::sync::Mutex::new(None)),
+            signals,
         })
     }
 
@@ -291,6 +296,10 @@ impl Store for PostgresStore {
 
     fn ratings(&self) -> Option<&dyn crate::RatingStore> {
         Some(self)
+    }
+
+    fn signals(&self) -> Option<&dyn crate::AccountSignals> {
+        Some(&self.signals)
     }
 
     fn load_room(&self, code: &str) -> Result<Option<StoredRoom>, StoreError> {

@@ -44,6 +44,8 @@ pub struct SqliteStore {
     writer: Arc<GroupCommit>,
     reader: std::sync::Mutex<Connection>,
     checkpointer: std::sync::Mutex<Checkpointer>,
+    /// One node: its signals stay in memory.
+    signals: crate::signals::LocalSignals,
 }
 
 impl SqliteStore {
@@ -61,6 +63,7 @@ impl SqliteStore {
             writer: GroupCommit::new(conn, commit_batch),
             reader: std::sync::Mutex::new(reader),
             checkpointer: std::sync::Mutex::new(checkpointer),
+            signals: crate::signals::LocalSignals::default(),
         })
     }
 
@@ -166,6 +169,10 @@ impl Store for SqliteStore {
 
     fn ratings(&self) -> Option<&dyn crate::RatingStore> {
         Some(self)
+    }
+
+    fn signals(&self) -> Option<&dyn crate::AccountSignals> {
+        Some(&self.signals)
     }
 }
 

@@ -15,4 +15,5 @@ mod friends;
 mod mail;
 mod ratings;
 mod seats;
+mod signals;
 mod support;

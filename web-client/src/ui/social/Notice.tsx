@@ -1,5 +1,5 @@
-// New challenges at once on every page (issue 30): signed in, the page asks for its challenges every
-// 15 s while the tab is visible (state/challengePoll.ts) and shows a notice over any page but the
+// New challenges at once on every page (issue 30): signed in, the page hears of its challenges from the
+// account's event stream (ui/social/challenges.ts) and shows a notice over any page but the
 // friends page, which lists them. "Later" puts off the ones shown; a new one shows again. It has its
 // own element at the end of the body: the page's own script (ui/AccountSlot.tsx) only loads this part.
 import { render } from "preact";

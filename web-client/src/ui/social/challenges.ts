@@ -1,6 +1,10 @@
 // The open challenges as last asked (GET /api/account/challenges), shared by the notice on every page
-// and the friends page; the poll that keeps them fresh (state/challengePoll.ts) runs while signed in.
+// and the friends page. While signed in they are kept fresh by the account's event stream (GET
+// /api/account/events, Server-Sent Events: "challenges" when one was made to or by this account,
+// accepted, declined or withdrawn, on whichever server node) and by a slow poll
+// (state/challengePoll.ts) for what no event tells: an expiry, a stream cut.
 import { signal } from "@preact/signals";
+import { ACCOUNT_EVENTS_PATH } from "../../net/account";
 import type { ChallengeList } from "../../net/protocol";
 import { browserPollEnv, pollWhileVisible } from "../../state/challengePoll";
 import { takeAccountSeat } from "../account/flows";
@@ -30,8 +34,11 @@ export async function refreshChallenges(): Promise<void> {
   }
 }
 
+/** The poll beside the event stream: only for what no event tells. Without the stream: 15 s. */
+const POLL_BESIDE_EVENTS_MS = 60_000;
+
 let stop: (() => void) | null = null;
-/** Polls while `username` is signed in (null: stops, and forgets the list). */
+/** Follows the challenges while `username` is signed in (null: stops, and forgets the list). */
 export function followChallenges(username: string | null): void {
   stop?.();
   stop = null;
@@ -39,7 +46,24 @@ export function followChallenges(username: string | null): void {
     challengeList.value = null;
     return;
   }
-  stop = pollWhileVisible(refreshChallenges, browserPollEnv());
+  if (typeof EventSource === "undefined") {
+    stop = pollWhileVisible(refreshChallenges, browserPollEnv()).stop;
+    return;
+  }
+  const poll = pollWhileVisible(refreshChallenges, browserPollEnv(), POLL_BESIDE_EVENTS_MS);
+  const events = new EventSource(ACCOUNT_EVENTS_PATH);
+  events.addEventListener("challenges", poll.poke);
+  // connected again after a cut: what was said meanwhile is unknown (the first time, the poll has
+  // just asked)
+  let opened = false;
+  events.addEventListener("open", () => {
+    if (opened) poll.poke();
+    opened = true;
+  });
+  stop = () => {
+    events.close();
+    poll.stop();
+  };
 }
 
 /** The challenger opens the room of an accepted challenge: this device takes its seat and goes there. */

@@ -1,0 +1,126 @@
+//! The account's event stream (`GET /api/account/events`): a challenge made, declined or accepted
+//! is told at once to both accounts' pages (`event: challenges`, `data: changed`, nothing else) and to nobody else's;
+//! a stream needs a session; an account holds at most 8 at once, an address opens 30 a minute. (Across nodes:
+//! `tests/cluster/ratings.rs`.)
+
+use std::time::Duration;
+
+use anyhow::{Context, Result, ensure};
+use serde_json::json;
+
+use crate::friends::{befriend, post};
+use crate::support;
+use crate::support::events::Events;
+use crate::support::passkey::{self, Answer, request};
+
+#[tokio::test]
+async fn a_challenge_is_told_at_once_to_both_players_pages_and_to_nobody_else() -> Result<()> {
+    let server = support::start("account-events").await?;
+    let addr = server.addr;
+    let (_, leia) = passkey::register(addr, "Leia").await?;
+    let (_, han) = passkey::register(addr, "Han").await?;
+    let (_, lando) = passkey::register(addr, "Lando").await?;
+    befriend(addr, &leia, "Leia", &han, "Han").await?;
+    befriend(addr, &leia, "Leia", &lando, "Lando").await?;
+
+    // without a session: refused, as every account route
+    let refused = Events::open(addr, None)
+        .await?
+        .err()
+        .context("a stream without a session")?;
+    ensure!(refused.starts_with("HTTP/1.1 401"), "{refused}");
+
+    let open = |session: String| async move { Events::open(addr, Some(&session)).await?.map_err(anyhow::Error::msg) };
+    let (mut leias, mut hans, mut landos) = (
+        open(leia.clone()).await?,
+        open(han.clone()).await?,
+        open(lando.clone()).await?,
+    );
+
+    // Leia challenges Han: both pages are told, Lando's is not
+    let made = post(
+        addr,
+        "/api/account/challenges",
+        json!({"username": "Han", "side": "rebel", "rated": false, "spectators": "off"}),
+        &leia,
+    )
+    .await?;
+    ensure!(made.status == 201, "{}", made.body);
+    let id = made.json()?["id"].as_str().context("an id")?.to_string();
+    hans.until(1).await.context("Han's page")?;
+    leias.until(1).await.context("Leia's page")?;
+
+    // Han declines: Leia's page is told
+    let declined = post(addr, &format!("/api/account/challenges/{id}/decline"), json!({}), &han).await?;
+    ensure!(declined.status == 204, "{}", declined.body);
+    leias.until(2).await.context("Leia's page, after the decline")?;
+    hans.until(2).await.context("Han's page, after the decline")?;
+
+    // Leia challenges Lando and he accepts: his page hears of it once it was made and once accepted,
+    // and of nothing before (the signals of Han's challenge came first on the same channel)
+    let made = post(
+        addr,
+        "/api/account/challenges",
+        json!({"username": "Lando", "side": "random", "rated": false, "spectators": "off"}),
+        &leia,
+    )
+    .await?;
+    ensure!(made.status == 201, "{}", made.body);
+    let id = made.json()?["id"].as_str().context("an id")?.to_string();
+    landos.until(1).await.context("Lando's page")?;
+    let accepted = post(addr, &format!("/api/account/challenges/{id}/accept"), json!({}), &lando).await?;
+    ensure!(accepted.status == 200, "{}", accepted.body);
+    leias.until(4).await.context("Leia's page, after the accept")?;
+    let landos_events = landos.settled(Duration::from_millis(500)).await?;
+    ensure!(
+        landos_events == 2,
+        "Lando's page was told {landos_events} times, of his challenge only (made, accepted): {:?}",
+        landos.read
+    );
+    let hans_events = hans.settled(Duration::from_millis(200)).await?;
+    ensure!(
+        hans_events == 2,
+        "Han's page heard of Lando's challenge: {:?}",
+        hans.read
+    );
+    // an event carries nothing but its name
+    let data: Vec<&str> = leias.read.lines().filter(|l| l.starts_with("data:")).collect();
+    ensure!(
+        data.len() == 4 && data.iter().all(|l| l.trim_end() == "data: changed"),
+        "{data:?}"
+    );
+    Ok(())
+}
+
+#[tokio::test]
+async fn an_account_holds_at_most_eight_streams_and_an_address_opens_thirty_a_minute() -> Result<()> {
+    let server = support::start("account-events-limit").await?;
+    let addr = server.addr;
+    let (_, mon) = passkey::register(addr, "Mon").await?;
+    let mut held = Vec::new();
+    for _ in 0..8 {
+        held.push(Events::open(addr, Some(&mon)).await?.map_err(anyhow::Error::msg)?);
+    }
+    let ninth = request(addr, "GET", "/api/account/events", None, Some(&mon)).await?;
+    ensure!(
+        (ninth.status, Answer::code(&ninth)) == (429, "rate_limited".into()),
+        "{} {}",
+        ninth.status,
+        ninth.body
+    );
+    // another account is not counted with Mon's
+    let (_, bail_) = passkey::register(addr, "Bail").await?;
+    Events::open(addr, Some(&bail_)).await?.map_err(anyhow::Error::msg)?;
+    drop(held);
+    // one address opens 30 a minute, signed in or not: 10 so far, 20 more without a session
+    for _ in 0..20 {
+        let refused = Events::open(addr, None)
+            .await?
+            .err()
+            .context("a stream without a session")?;
+        ensure!(refused.starts_with("HTTP/1.1 401"), "{refused}");
+    }
+    let refused = Events::open(addr, None).await?.err().context("a 31st stream")?;
+    ensure!(refused.starts_with("HTTP/1.1 429"), "{refused}");
+    Ok(())
+}
