@@ -52,7 +52,10 @@ describe("the social pages", () => {
           blocked: [],
         },
       ],
-      "GET /api/account/challenges": [200, { incoming: [CHALLENGE], outgoing: [], who_may_challenge: "friends" }],
+      "GET /api/account/challenges": [
+        200,
+        { incoming: [CHALLENGE], outgoing: [], accepted: [], who_may_challenge: "friends" },
+      ],
       "POST /api/account/friends/remove": [204, null],
     });
     vi.stubGlobal("fetch", fetchFn);
@@ -95,7 +98,7 @@ describe("the social pages", () => {
       }
     }
     const { calls, fetchFn } = server({
-      "GET /api/account/challenges": [200, { incoming: [], outgoing: [], who_may_challenge: "friends" }],
+      "GET /api/account/challenges": [200, { incoming: [], outgoing: [], accepted: [], who_may_challenge: "friends" }],
     });
     vi.stubGlobal("fetch", fetchFn);
     vi.stubGlobal("EventSource", FakeEventSource);
@@ -119,6 +122,40 @@ describe("the social pages", () => {
       streams[0]!.dispatchEvent(new Event("challenges"));
       await new Promise((r) => setTimeout(r, 20));
       expect(asked()).toBe(3);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it("a challenge sent is told accepted only when the server lists it accepted, with its room", async () => {
+    const sent = (id: string) => ({ ...CHALLENGE, id, from: "Ana", to: "Ben" });
+    const lists = [
+      { incoming: [], outgoing: [sent("c1")], accepted: [], who_may_challenge: "friends" },
+      // declined (the account keeps other rooms, made since: nothing says they are this challenge's)
+      { incoming: [], outgoing: [], accepted: [], who_may_challenge: "friends" },
+      { incoming: [], outgoing: [sent("c2")], accepted: [], who_may_challenge: "friends" },
+      {
+        incoming: [],
+        outgoing: [],
+        accepted: [{ id: "c2", to: "Ben", code: "ROOM2222" }],
+        who_may_challenge: "friends",
+      },
+    ];
+    let asked = 0;
+    vi.stubGlobal("fetch", async (url: string) => {
+      if (url !== "/api/account/challenges") return new Response("{}", { status: 404 });
+      return new Response(JSON.stringify(lists[Math.min(asked++, lists.length - 1)]), { status: 200 });
+    });
+    try {
+      const { acceptedRoom, challengeList, refreshChallenges } = await import("../src/ui/social/challenges");
+      challengeList.value = null;
+      acceptedRoom.value = null;
+      await refreshChallenges();
+      await refreshChallenges();
+      expect(acceptedRoom.value).toBeNull();
+      await refreshChallenges();
+      await refreshChallenges();
+      expect(acceptedRoom.value).toEqual({ code: "ROOM2222", by: "Ben" });
     } finally {
       vi.unstubAllGlobals();
     }

@@ -185,13 +185,29 @@ pub enum WhoMayChallenge {
     Nobody,
 }
 
-/// Answer to `GET /api/account/challenges`: the open ones, newest first.
+/// Answer to `GET /api/account/challenges`: the open ones, newest first, and those the account sent
+/// that were accepted, with their rooms.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ChallengeList {
     pub incoming: Vec<Challenge>,
     pub outgoing: Vec<Challenge>,
+    /// Sent by this account and accepted, within their 7 days, newest first: so that the
+    /// challenger's page says which room an accepted challenge made (one that left `outgoing`
+    /// without being here was declined, withdrawn or expired).
+    pub accepted: Vec<SentAccepted>,
     pub who_may_challenge: WhoMayChallenge,
+}
+
+/// A challenge this account sent, accepted: its room.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct SentAccepted {
+    pub id: String,
+    /// The challenged's username.
+    pub to: String,
+    /// The room it made.
+    pub code: String,
 }
 
 /// Body of `POST /api/account/challenges/settings`.

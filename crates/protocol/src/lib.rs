@@ -61,8 +61,8 @@ pub use friends::{
     CHALLENGE_PATH, CHALLENGE_SETTINGS_PATH, CHALLENGES_PATH, Challenge, ChallengeAccepted, ChallengeList,
     ChallengeSettings, DECLINE_CHALLENGE_PATH, DECLINE_FRIEND_PATH, FRIENDS_PATH, Friend, FriendAdded, FriendList,
     FriendName, FriendStatus, GameEnd, HEAD_TO_HEAD_GAMES, HEAD_TO_HEAD_PATH, HeadToHead, MAX_FRIENDS,
-    MAX_OPEN_CHALLENGES, NewChallenge, ONLINE_WITHIN_SECS, OtherAccount, REMOVE_FRIEND_PATH, Record, SharedGame,
-    UNBLOCK_PATH, WhoMayChallenge,
+    MAX_OPEN_CHALLENGES, NewChallenge, ONLINE_WITHIN_SECS, OtherAccount, REMOVE_FRIEND_PATH, Record, SentAccepted,
+    SharedGame, UNBLOCK_PATH, WhoMayChallenge,
 };
 pub use http::{
     ApiErrorBody, CREATE_ROOM_PATH, CreatedRoom, GameArchive, GameSummary, JoinedRoom, RoomStatus, devices_path,

@@ -177,6 +177,16 @@ pub trait FriendStore: Send + Sync {
     fn open_challenges(&self, account: &AccountId, now_ms: i64, limit: u32)
     -> Result<Vec<StoredChallenge>, StoreError>;
 
+    /// The challenges `from` sent that were accepted (each with its room's code) and whose 7 days
+    /// have not run out at `now`, newest first (at most `limit`): so that the challenger learns
+    /// which room its accepted challenge made.
+    fn accepted_challenges(
+        &self,
+        from: &AccountId,
+        now_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<StoredChallenge>, StoreError>;
+
     /// The challenged (`to`) accepts challenge `id`, open and not expired at `now`, for room
     /// `room_code`: the challenge as it was, once; `None` for every later call.
     fn accept_challenge(

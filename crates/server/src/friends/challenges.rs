@@ -20,7 +20,7 @@ use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, StatusCode};
 use evr_protocol::{
     Challenge, ChallengeAccepted, ChallengeList, ChallengeSettings, ErrorCode, MAX_OPEN_CHALLENGES, NewChallenge,
-    RoomOptions, SideChoice, WhoMayChallenge,
+    RoomOptions, SentAccepted, SideChoice, WhoMayChallenge,
 };
 use evr_rules::{Faction, Mode};
 use evr_store::{AccountId, CHALLENGE_TTL_MS, ChallengeCreated, ChallengesFrom, StoredChallenge, StoredSeat};
@@ -35,6 +35,8 @@ use crate::secrets;
 /// The challenges a list shows at most (an account sends at most [`MAX_OPEN_CHALLENGES`]; what
 /// it receives is bounded by its friends' limits).
 const LISTED: u32 = 200;
+/// Accepted challenges listed to their challenger (the latest: a page needs the one just accepted).
+const ACCEPTED_LISTED: u32 = 20;
 
 fn not_found() -> ApiError {
     ApiError::new(
@@ -178,28 +180,35 @@ pub async fn list(
         let mut list = ChallengeList {
             incoming: Vec::new(),
             outgoing: Vec::new(),
+            accepted: Vec::new(),
             who_may_challenge: match s.ok(s.friends.challenges_from(&account))? {
                 ChallengesFrom::Friends => WhoMayChallenge::Friends,
                 ChallengesFrom::Nobody => WhoMayChallenge::Nobody,
             },
         };
         let mut names = std::collections::HashMap::new();
+        let mut name_of = |other: AccountId| -> Result<Option<String>, ApiError> {
+            if let Some(name) = names.get(&other) {
+                return Ok(Option::<String>::clone(name));
+            }
+            let name = s.username(&other)?;
+            names.insert(other, name.clone());
+            Ok(name)
+        };
         for c in s.ok(s.friends.open_challenges(&account, now, LISTED))? {
             let incoming = c.to == account;
-            let other = if incoming { c.from } else { c.to };
-            let name = match names.get(&other) {
-                Some(name) => Option::<String>::clone(name),
-                None => {
-                    let name = s.username(&other)?;
-                    names.insert(other, name.clone());
-                    name
-                }
+            let Some(name) = name_of(if incoming { c.from } else { c.to })? else {
+                continue;
             };
-            let Some(name) = name else { continue };
             if incoming {
                 list.incoming.push(shown(&c, name, my_name.clone()));
             } else {
                 list.outgoing.push(shown(&c, my_name.clone(), name));
+            }
+        }
+        for c in s.ok(s.friends.accepted_challenges(&account, now, ACCEPTED_LISTED))? {
+            if let (Some(to), Some(code)) = (name_of(c.to)?, c.room_code) {
+                list.accepted.push(SentAccepted { id: c.id, to, code });
             }
         }
         Ok(list)

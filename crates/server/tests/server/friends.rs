@@ -292,6 +292,15 @@ async fn a_challenge_accepted_makes_a_room_each_player_takes_through_their_accou
     );
     let kylos = get(addr, "/api/account/challenges", &kylo).await?;
     assert_eq!(kylos["incoming"].as_array().map(Vec::len), Some(1), "{kylos}");
+    assert_eq!(kylos["accepted"], json!([]), "Kylo sent none: {kylos}");
+    // the challenger's list says which room its accepted challenge made
+    let reys = get(addr, "/api/account/challenges", &rey).await?;
+    assert_eq!(
+        reys["accepted"],
+        json!([{"id": id, "to": "Kylo", "code": code}]),
+        "{reys}"
+    );
+    assert!(get(addr, "/api/account/challenges", &finn).await?["accepted"] == json!([]));
 
     // both seats are taken and kept: each player's device takes theirs through the account
     let status = support::get::<evr_protocol::RoomStatus>(addr, &format!("/api/rooms/{code}"))

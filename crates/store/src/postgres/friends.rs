@@ -387,6 +387,24 @@ impl FriendStore for PostgresStore {
         rows.iter().map(challenge_row).collect()
     }
 
+    fn accepted_challenges(
+        &self,
+        from: &AccountId,
+        now_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<StoredChallenge>, StoreError> {
+        let sql = format!(
+            "SELECT {CHALLENGE} FROM challenges WHERE from_id = $1 AND status = 'accepted' AND expires_at > $2
+             ORDER BY created_at DESC, id LIMIT $3"
+        );
+        let rows = self.account_statement(
+            sql,
+            vec![bytes(from), Param::Int(now_ms), Param::Int(i64::from(limit))],
+            read_error,
+        )?;
+        rows.iter().map(challenge_row).collect()
+    }
+
     fn accept_challenge(
         &self,
         id: &str,

@@ -331,6 +331,24 @@ impl FriendStore for SqliteStore {
         rows.into_iter().map(decoded).collect()
     }
 
+    fn accepted_challenges(
+        &self,
+        from: &AccountId,
+        now_ms: i64,
+        limit: u32,
+    ) -> Result<Vec<StoredChallenge>, StoreError> {
+        let sql = format!(
+            "SELECT {CHALLENGE} FROM challenges WHERE from_id = ?1 AND status = 'accepted' AND expires_at > ?2
+             ORDER BY created_at DESC, id LIMIT ?3"
+        );
+        let rows = self.account_read(|c| {
+            let mut stmt = c.prepare_cached(&sql)?;
+            let rows = stmt.query_map(params![from.as_slice(), now_ms, limit], challenge_row)?;
+            rows.collect::<rusqlite::Result<Vec<_>>>()
+        })?;
+        rows.into_iter().map(decoded).collect()
+    }
+
     fn accept_challenge(
         &self,
         id: &str,

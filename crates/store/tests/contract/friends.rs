@@ -2,7 +2,7 @@
 //! crossing become one friendship; accept, remove, block (which ends the friendship, the requests
 //! and the open challenges, and stops new ones) and unblock; the friends' limit; who may challenge;
 //! a challenge only between friends, under the challenger's limit, listed newest first, accepted
-//! once (also from several threads), declined or withdrawn by the right account only, refused and
+//! once (also from several threads) and then listed to its challenger with its room, declined or withdrawn by the right account only, refused and
 //! purged once expired — all as of the "now" each call is given.
 
 use anyhow::{Context, Result, ensure};
@@ -262,6 +262,21 @@ async fn a_challenge_goes_to_a_friend_who_takes_them_and_is_accepted_once_in_tim
             "{name}: once"
         );
         ensure!(f.open_challenges(&id(2), NOW, 50)?.is_empty(), "{name}: no longer open");
+        // the challenger learns its room; nobody else, and a declined or withdrawn one is not listed
+        let learnt = f.accepted_challenges(&id(1), NOW, 50)?;
+        ensure!(
+            learnt.len() == 1 && learnt[0].id == "challenge-3" && learnt[0].room_code.as_deref() == Some("ROOMAAAA"),
+            "{name}: {learnt:?}"
+        );
+        ensure!(
+            f.accepted_challenges(&id(2), NOW, 50)?.is_empty(),
+            "{name}: the challenged sent none"
+        );
+        ensure!(
+            f.accepted_challenges(&id(1), NOW + 3 + CHALLENGE_TTL_MS, 50)?
+                .is_empty(),
+            "{name}: not after its 7 days"
+        );
         let made = f.challenge_of_room("ROOMAAAA")?.context("the room's challenge")?;
         ensure!(
             made.room_code.as_deref() == Some("ROOMAAAA") && made.id == "challenge-3",

@@ -23,14 +23,13 @@ export async function refreshChallenges(): Promise<void> {
   const before = challengeList.value;
   const list = await api.challenges();
   challengeList.value = list;
-  // a challenge sent that left the list was accepted, declined, withdrawn or expired: accepted when
-  // the account now keeps a room made since it was sent (the server says nothing else to the challenger)
-  const gone = (before?.outgoing ?? []).filter((c) => !list.outgoing.some((o) => o.id === c.id));
-  if (gone.length === 0) return;
-  const { rooms } = await api.rooms();
-  for (const c of gone) {
-    const room = rooms.find((r) => r.kept_at_ms >= c.created_at_ms && !tokens.getToken(r.code));
-    if (room) acceptedRoom.value = { code: room.code, by: c.to };
+  // a challenge sent that left the open ones while the page was open was accepted when the server
+  // lists it with its room (otherwise it was declined, withdrawn or expired); a room this device
+  // already plays needs no telling
+  for (const c of before?.outgoing ?? []) {
+    if (list.outgoing.some((o) => o.id === c.id)) continue;
+    const accepted = list.accepted.find((a) => a.id === c.id);
+    if (accepted && !tokens.getToken(accepted.code)) acceptedRoom.value = { code: accepted.code, by: accepted.to };
   }
 }
 
