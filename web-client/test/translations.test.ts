@@ -27,6 +27,7 @@ import { effectIn, powerIn, strategyTextIn } from "../src/i18n/powers";
 import { type RemindersText, remindersIn } from "../src/i18n/reminders";
 import { rulesIn } from "../src/i18n/rules";
 import { type SeatPanelText, seatPanelIn } from "../src/i18n/seatPanel";
+import { type SocialText, socialIn } from "../src/i18n/social";
 import type { EventEffect, LogEntry } from "../src/net/protocol";
 import {
   carriesNumber,
@@ -163,6 +164,51 @@ function allStrings(): Entry[] {
     const s = { id: "s", label: "Firefox on Windows", created_at_ms: 0, last_seen_at_ms: 1_795_600_700_000, current };
     out.push(entry(`account:device:${current}`, (l) => account(l).device(s)));
   }
+  const social = (l: "en" | Local) => socialIn(l)!;
+  for (const [k, v] of Object.entries(social("en"))) {
+    if (typeof v === "string") out.push(entry(`social:${k}`, (l) => social(l)[k as keyof SocialText] as string));
+  }
+  // each function's text for sample values (the side names as the page gives them)
+  const sideName = (l: "en" | Local) => (f: "rebel" | "imperial") => packOf(l).messages[`factionShort.${f}`];
+  const samples: {
+    readonly [K in keyof SocialText as SocialText[K] extends string ? never : K]: (
+      t: SocialText,
+      l: "en" | Local,
+    ) => string;
+  } = {
+    requestSent: (t) => t.requestSent("Ben"),
+    nowFriends: (t) => t.nowFriends("Ben"),
+    removeConfirm: (t) => t.removeConfirm("Ben"),
+    blockConfirm: (t) => t.blockConfirm("Ben"),
+    unblockConfirm: (t) => t.unblockConfirm("Ben"),
+    challengeTitle: (t) => t.challengeTitle("Ben"),
+    incomingChallenge: (t) => t.incomingChallenge("Ben"),
+    outgoingChallenge: (t) => t.outgoingChallenge("Ben"),
+    challengeTerms: (t, l) =>
+      t.challengeTerms({ side: sideName(l)("rebel"), clock: t.liveClock(5, 5), rated: true, spectators: "" }),
+    yourSide: (t, l) => t.yourSide(sideName(l)("imperial")),
+    newChallenges: (t) => t.newChallenges(3),
+    acceptedBy: (t) => t.acceptedBy("Ben"),
+    liveClock: (t) => t.liveClock(5, 5),
+    overDays: (t) => t.overDays(3),
+    recordLine: (t, l) => t.recordLine(sideName(l)("rebel"), { won: 3, lost: 2, drawn: 1, unfinished: 4 }),
+    asSide: (t, l) => t.asSide(sideName(l)("imperial")),
+    date: (t) => t.date(1_795_600_700_000),
+    ratingTitle: (t) => t.ratingTitle("Ben"),
+    ended: (t) => Object.values(t.ended).join(" / "),
+    ratedGames: (t) => t.ratedGames(12),
+    wld: (t) => t.wld(3, 2, 1),
+    chartLabel: (t) => t.chartLabel(1500, 1623, 12),
+    noLeaders: (t) => t.noLeaders(10),
+    sideEdge: (t, l) =>
+      t.sideEdge(
+        { favoured: "rebel", points: 22, measured_score: 0.532, measured_games: 2500 } as Parameters<
+          SocialText["sideEdge"]
+        >[0],
+        sideName(l),
+      ),
+  };
+  for (const [k, f] of Object.entries(samples)) out.push(entry(`social:${k}`, (l) => f(social(l), l)));
   const accountCodes = Object.keys(account("en").errors);
   for (const code of [...Object.keys(ERROR_CODES), "network", "bad_response"]) {
     out.push(
