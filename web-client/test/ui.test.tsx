@@ -69,8 +69,8 @@ describe("UI", () => {
         root.querySelector<HTMLInputElement>(`input[name="opponent"][value="${value}"]`)!.click();
       });
     pick("hard");
-    expect(note()).toContain("2,000 continuations");
-    expect(note()).toContain("75%");
+    expect(note()).toContain("8,000 continuations");
+    expect(note()).toContain("87%");
     pick("easy");
     expect(note()).toContain("rule of thumb");
     pick("friend");

@@ -58,11 +58,14 @@ impl Level {
     /// The default search budget of the level: ISMCTS iterations per decision. Normal's 200 (400
     /// before 2026-11-28) keep it as strong as the Normal before the new playouts (+447 [+397, +497]
     /// against +454 [+420, +489] on the ladder) and 150+ Elo from both Easy and Hard (BENCHMARKS.md).
+    /// Hard's 8,000 (2,000 before stop 44) beat the Hard of 2026-11-27 by +100 Elo or more (an SPRT
+    /// [0, +100] accepted it); it thinks ~0.1 s a move on average, within the humane delay a person
+    /// waits for any computer move (`--computer-delay-ms`, 800 ms), and its cap cuts the longest.
     pub fn default_iterations(self) -> u32 {
         match self {
             Level::Random | Level::Easy => 0,
             Level::Normal => 200,
-            Level::Hard => 2_000,
+            Level::Hard => 8_000,
         }
     }
 

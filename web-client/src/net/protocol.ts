@@ -77,7 +77,6 @@ export type { SeatDevice } from "../../../proto/ts/SeatDevice";
 export type { SeatDevices } from "../../../proto/ts/SeatDevices";
 export type { SeatSummary } from "../../../proto/ts/SeatSummary";
 export type { SeatTransfer } from "../../../proto/ts/SeatTransfer";
-export type { SentAccepted } from "../../../proto/ts/SentAccepted";
 export type { ServerMsg } from "../../../proto/ts/ServerMsg";
 export type { SessionInfo } from "../../../proto/ts/SessionInfo";
 export type { SessionState } from "../../../proto/ts/SessionState";

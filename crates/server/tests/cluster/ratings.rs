@@ -41,11 +41,12 @@ async fn a_rated_game_is_rated_once_through_every_node_killed_at_its_end() -> Re
     let (_, saw) = register_at(two, ORIGIN, "Saw").await?;
     post(one, "/api/account/friends", json!({"username": "Saw"}), &jyn).await?;
     post(two, "/api/account/friends/accept", json!({"username": "Jyn"}), &saw).await?;
-    // both pages listen on the third node: the challenge made on one and accepted on two is told
-    // to them at once across nodes
-    let three = nodes[2].addr;
-    let open = |session: String| async move { Events::open(three, Some(&session)).await?.map_err(anyhow::Error::msg) };
-    let (mut jyns_page, mut saws_page) = (open(jyn.clone()).await?, open(saw.clone()).await?);
+    // Saw's page listens on the third node, Jyn's through HAProxy (on any node): the challenge made on
+    // one and accepted on two is told to both at once, across nodes and through the front door
+    let open =
+        |addr, session: String| async move { Events::open(addr, Some(&session)).await?.map_err(anyhow::Error::msg) };
+    let mut saws_page = open(nodes[2].addr, saw.clone()).await?;
+    let mut jyns_page = open(front.addr, jyn.clone()).await?;
     let made = post(
         one,
         "/api/account/challenges",
@@ -62,7 +63,7 @@ async fn a_rated_game_is_rated_once_through_every_node_killed_at_its_end() -> Re
     jyns_page
         .until(2)
         .await
-        .context("Jyn's page on node three, after the accept on node two")?;
+        .context("Jyn's page through HAProxy, after the accept on node two")?;
     let code = accepted["code"].as_str().context("a code")?.to_string();
     let seat = format!("/api/rooms/{code}/account-seat");
     let jyn_token = post(front.addr, &seat, json!({}), &jyn).await?["token"]
