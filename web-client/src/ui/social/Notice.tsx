@@ -37,9 +37,13 @@ function Notice() {
     void loadSocial(lang.value).catch(() => {});
     return null;
   }
-  if (accepted) return <Accepted text={text} code={accepted.code} by={accepted.by} />;
+  // at a table the notice sits below the room's bar, over the table's top corner; elsewhere the page's
+  // own header is at the top (its title, the language picker), so the notice keeps to the bottom
+  const place =
+    r.page === "room" || r.page === "watch" || r.page === "replay" ? "challenge-notice" : "challenge-notice below";
+  if (accepted) return <Accepted text={text} code={accepted.code} by={accepted.by} place={place} />;
   return (
-    <aside class="challenge-notice" aria-label={text.challenges}>
+    <aside class={place} aria-label={text.challenges}>
       <p role="status">
         {fresh.length === 1 ? text.incomingChallenge(fresh[0]!.from) : text.newChallenges(fresh.length)}
       </p>
@@ -59,10 +63,10 @@ function Notice() {
 }
 
 /** A challenge this account sent was accepted: its room, one press away. */
-function Accepted({ text, code, by }: { text: SocialText; code: string; by: string }) {
+function Accepted({ text, code, by, place }: { text: SocialText; code: string; by: string; place: string }) {
   const step = useStep(accountIn(lang.value));
   return (
-    <aside class="challenge-notice" aria-label={text.challenges}>
+    <aside class={place} aria-label={text.challenges}>
       <p role="status">
         <bdi>{text.acceptedBy(by)}</bdi>
       </p>
