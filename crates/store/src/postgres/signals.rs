@@ -22,8 +22,9 @@ use crate::signals::{AccountSignals, CHANNEL, LocalSignals, Signal, from_payload
 const CHECK_EVERY: Duration = Duration::from_secs(15);
 /// The listening connection's `application_name`.
 const APPLICATION_NAME: &str = "evr-signals";
-/// The wait before a lost connection is made again.
+/// The wait before a lost connection is made again, and the longest while attempts fail.
 const RETRY_AFTER: Duration = Duration::from_secs(1);
+const RETRY_AT_MOST: Duration = Duration::from_secs(30);
 
 /// The signals of a node of a shared store.
 pub(super) struct PgSignals {
@@ -96,25 +97,33 @@ async fn say(target: Target, mut queued: mpsc::UnboundedReceiver<AccountId>) {
     }
 }
 
-/// Listens for as long as the store runs, connecting again whenever the connection is lost.
+/// Listens for as long as the store runs, connecting again whenever the connection is lost: after
+/// [`RETRY_AFTER`] when it had listened, the wait doubled while attempts fail (up to
+/// [`RETRY_AT_MOST`]), so that a database down for long is neither asked nor logged about every second.
 async fn listen(target: Target, local: Arc<LocalSignals>) {
     let mut listened_before = false;
+    let mut wait = RETRY_AFTER;
     loop {
-        let ended = listen_once(&target, &local, &mut listened_before).await;
-        tracing::warn!(error = %ended, "the signals' connection was lost; connecting again");
-        tokio::time::sleep(RETRY_AFTER).await;
+        let (ended, listened) = listen_once(&target, &local, &mut listened_before).await;
+        wait = if listened {
+            RETRY_AFTER
+        } else {
+            (wait * 2).min(RETRY_AT_MOST)
+        };
+        tracing::warn!(error = %ended, retry_in_ms = wait.as_millis() as u64, "the signals' connection was lost; connecting again");
+        tokio::time::sleep(wait).await;
     }
 }
 
-/// One listening connection, until it fails: what it failed of.
-async fn listen_once(target: &Target, local: &LocalSignals, listened_before: &mut bool) -> String {
+/// One listening connection, until it fails: what it failed of, and whether it listened at all.
+async fn listen_once(target: &Target, local: &LocalSignals, listened_before: &mut bool) -> (String, bool) {
     // named, so that an operator sees what it is (and a test can cut it)
     let mut config = target.config.clone();
     config.application_name(APPLICATION_NAME);
     let (client, mut connection) = match timeout(PATIENCE, config.connect(target.tls.clone())).await {
         Ok(Ok(made)) => made,
-        Ok(Err(e)) => return describe(&e),
-        Err(_) => return format!("no connection in {} s", PATIENCE.as_secs()),
+        Ok(Err(e)) => return (describe(&e), false),
+        Err(_) => return (format!("no connection in {} s", PATIENCE.as_secs()), false),
     };
     // The connection is driven here; its notifications come out through `heard`.
     let (heard_tx, mut heard) = mpsc::unbounded_channel::<String>();
@@ -135,12 +144,14 @@ async fn listen_once(target: &Target, local: &LocalSignals, listened_before: &mu
             }
         }
     });
+    let mut listened = false;
     let failure = async {
         match timeout(PATIENCE, client.batch_execute(&format!("LISTEN {CHANNEL}"))).await {
             Ok(Ok(())) => {}
             Ok(Err(e)) => return describe(&e),
             Err(_) => return format!("LISTEN: no answer in {} s", PATIENCE.as_secs()),
         }
+        listened = true;
         if *listened_before {
             local.deliver(Signal::Everyone);
         }
@@ -166,5 +177,5 @@ async fn listen_once(target: &Target, local: &LocalSignals, listened_before: &mu
     }
     .await;
     driver.abort();
-    failure
+    (failure, listened)
 }
