@@ -8,7 +8,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, ensure};
 use serde_json::json;
 
-use crate::friends::{befriend, post};
+use crate::friends::{befriend, challenge, post};
 use crate::support;
 use crate::support::events::Events;
 use crate::support::passkey::{self, Answer, request};
@@ -38,15 +38,7 @@ async fn a_challenge_is_told_at_once_to_both_players_pages_and_to_nobody_else() 
     );
 
     // Leia challenges Han: both pages are told, Lando's is not
-    let made = post(
-        addr,
-        "/api/account/challenges",
-        json!({"username": "Han", "side": "rebel", "rated": false, "spectators": "off"}),
-        &leia,
-    )
-    .await?;
-    ensure!(made.status == 201, "{}", made.body);
-    let id = made.json()?["id"].as_str().context("an id")?.to_string();
+    let id = challenge(addr, &leia, "Han").await?;
     hans.until(1).await.context("Han's page")?;
     leias.until(1).await.context("Leia's page")?;
 
@@ -58,15 +50,7 @@ async fn a_challenge_is_told_at_once_to_both_players_pages_and_to_nobody_else() 
 
     // Leia challenges Lando and he accepts: his page hears of it once it was made and once accepted,
     // and of nothing before (the signals of Han's challenge came first on the same channel)
-    let made = post(
-        addr,
-        "/api/account/challenges",
-        json!({"username": "Lando", "side": "random", "rated": false, "spectators": "off"}),
-        &leia,
-    )
-    .await?;
-    ensure!(made.status == 201, "{}", made.body);
-    let id = made.json()?["id"].as_str().context("an id")?.to_string();
+    let id = challenge(addr, &leia, "Lando").await?;
     landos.until(1).await.context("Lando's page")?;
     let accepted = post(addr, &format!("/api/account/challenges/{id}/accept"), json!({}), &lando).await?;
     ensure!(accepted.status == 200, "{}", accepted.body);

@@ -39,7 +39,7 @@ pub(crate) async fn befriend(addr: SocketAddr, a: &str, a_name: &str, b: &str, b
 
 /// A challenge from the session `from` to `to`: the Rebel side for the challenger, unrated, no
 /// spectators; its id.
-async fn challenge(addr: SocketAddr, from: &str, to: &str) -> Result<String> {
+pub(crate) async fn challenge(addr: SocketAddr, from: &str, to: &str) -> Result<String> {
     let made = post(
         addr,
         "/api/account/challenges",
