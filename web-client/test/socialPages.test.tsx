@@ -71,6 +71,14 @@ describe("the social pages", () => {
       "you play Imperial · 5 min + 5 s · rated",
     );
     expect(root().querySelector(".friend-list .presence")!.textContent).toBe("at a table");
+    // friends news from the account's event stream: the open page asks for its list again
+    const { friendsNews } = await import("../src/ui/social/challenges");
+    const listed = () => calls.filter((c) => c.url === "/api/account/friends").length;
+    const before = listed();
+    act(() => {
+      friendsNews.value += 1;
+    });
+    await until(() => listed() === before + 1);
     const button = (label: string) =>
       [...root().querySelectorAll<HTMLButtonElement>("button")].find((b) => b.textContent === label)!;
     act(() => button("Remove").click());
@@ -110,6 +118,12 @@ describe("the social pages", () => {
       expect(streams.map((e) => e.url)).toEqual(["/api/account/events"]);
       streams[0]!.dispatchEvent(new Event("challenges"));
       await until(() => asked() === 2);
+      // friends news is counted for an open friends page (which asks for its list at each)
+      const { friendsNews } = await import("../src/ui/social/challenges");
+      const before = friendsNews.value;
+      streams[0]!.dispatchEvent(new Event("friends"));
+      expect(friendsNews.value).toBe(before + 1);
+      expect(asked()).toBe(2);
       // connected: the poll has just asked; connected again after a cut: asked again, what was
       // said meanwhile is unknown
       streams[0]!.dispatchEvent(new Event("open"));

@@ -39,7 +39,7 @@ pub use self::friends::{
 };
 pub use self::ratings::{RatedEnd, RatedGameRow, RatingRow, RatingStore, rate};
 pub use self::secret::GameSecret;
-pub use self::signals::{AccountSignals, Signal};
+pub use self::signals::{AccountSignals, News, Signal};
 
 pub use self::mail::{
     KEEP_AFTER_GAME_OVER_MS, LIMIT_WINDOW_MS, MailLimits, MailLink, MailStore, NewAddress, Purged, Registered,

@@ -1,4 +1,5 @@
-//! Signals between the nodes that share a store: "an account's challenges changed, look again".
+//! Signals between the nodes that share a store: "an account's challenges (or friends) changed, look
+//! again".
 //!
 //! A signal carries no content, only whose it is, so a page that hears one asks the ordinary
 //! (signed-in) route for what changed: nothing can be learnt from a signal that the route would not
@@ -22,30 +23,52 @@ pub const CHANNEL: &str = "evr_accounts";
 /// [`broadcast::error::RecvError::Lagged`] and should look again as for [`Signal::Everyone`]).
 const CAPACITY: usize = 1024;
 
+/// What of an account changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum News {
+    /// Its challenges, sent or received.
+    Challenges,
+    /// Its friends list: a request received, a request of its own accepted.
+    Friends,
+}
+
+impl News {
+    pub const ALL: [News; 2] = [News::Challenges, News::Friends];
+
+    fn letter(self) -> char {
+        match self {
+            News::Challenges => 'c',
+            News::Friends => 'f',
+        }
+    }
+}
+
 /// What changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Signal {
-    /// Something of this account's challenges.
-    Account(AccountId),
-    /// Signals may have been missed: every listener looks again.
+    /// This news of this account.
+    Account(AccountId, News),
+    /// Signals may have been missed: every listener looks again at everything.
     Everyone,
 }
 
 impl Signal {
-    /// Whether a listener for `account` should look again.
-    pub fn concerns(&self, account: &AccountId) -> bool {
+    /// What a listener for `account` should look at again (nothing when it is another's).
+    pub fn news_for(&self, account: &AccountId) -> &'static [News] {
         match self {
-            Signal::Account(a) => a == account,
-            Signal::Everyone => true,
+            Signal::Account(a, News::Challenges) if a == account => &[News::Challenges],
+            Signal::Account(a, News::Friends) if a == account => &[News::Friends],
+            Signal::Account(..) => &[],
+            Signal::Everyone => &News::ALL,
         }
     }
 }
 
 /// Sending and hearing signals.
 pub trait AccountSignals: Send + Sync {
-    /// Tells every node (this one included) that `accounts` have news. Never blocks and never
+    /// Tells every node (this one included) that `accounts` have `news`. Never blocks and never
     /// fails the caller: a signal that cannot be sent is logged.
-    fn signal(&self, accounts: &[AccountId]);
+    fn signal(&self, accounts: &[AccountId], news: News);
 
     /// The signals heard from now on.
     fn subscribe(&self) -> broadcast::Receiver<Signal>;
@@ -73,9 +96,9 @@ impl LocalSignals {
 }
 
 impl AccountSignals for LocalSignals {
-    fn signal(&self, accounts: &[AccountId]) {
+    fn signal(&self, accounts: &[AccountId], news: News) {
         for account in accounts {
-            self.deliver(Signal::Account(*account));
+            self.deliver(Signal::Account(*account, news));
         }
     }
 
@@ -84,21 +107,30 @@ impl AccountSignals for LocalSignals {
     }
 }
 
-/// An account id as the PostgreSQL signals carry it (a `NOTIFY` payload is text).
-pub fn to_payload(account: &AccountId) -> String {
-    account.iter().map(|b| format!("{b:02x}")).collect()
+/// A signal as the PostgreSQL signals carry it (a `NOTIFY` payload is text): the news' letter and
+/// the account id in hex.
+pub fn to_payload(account: &AccountId, news: News) -> String {
+    std::iter::once(news.letter())
+        .chain(
+            account
+                .iter()
+                .flat_map(|b| format!("{b:02x}").chars().collect::<Vec<_>>()),
+        )
+        .collect()
 }
 
-/// The account of a payload; `None` for anything else.
-pub fn from_payload(payload: &str) -> Option<AccountId> {
-    if payload.len() != 32 || !payload.is_ascii() {
+/// The signal of a payload; `None` for anything else.
+pub fn from_payload(payload: &str) -> Option<Signal> {
+    let news = News::ALL.into_iter().find(|n| payload.starts_with(n.letter()))?;
+    let hex = &payload[1..];
+    if hex.len() != 32 || !hex.is_ascii() {
         return None;
     }
     let mut id = [0u8; 16];
     for (i, byte) in id.iter_mut().enumerate() {
-        *byte = u8::from_str_radix(&payload[2 * i..2 * i + 2], 16).ok()?;
+        *byte = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok()?;
     }
-    Some(id)
+    Some(Signal::Account(id, news))
 }
 
 #[cfg(test)]
@@ -106,25 +138,37 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_payload_reads_back_as_its_account_and_nothing_else_reads() {
+    fn a_payload_reads_back_as_its_signal_and_nothing_else_reads() {
         let id: AccountId = [0, 1, 2, 0xab, 0xff, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0x7f];
-        assert_eq!(from_payload(&to_payload(&id)), Some(id));
-        for bad in ["", "00", &"g".repeat(32), &"0".repeat(31), &"é".repeat(16)] {
+        for news in News::ALL {
+            assert_eq!(from_payload(&to_payload(&id, news)), Some(Signal::Account(id, news)));
+        }
+        let hex = &to_payload(&id, News::Friends)[1..];
+        for bad in [
+            "",
+            "c00",
+            hex,
+            &format!("x{hex}"),
+            &format!("c{}", "g".repeat(32)),
+            &format!("c{}", "0".repeat(31)),
+            &format!("c{}", "é".repeat(16)),
+        ] {
             assert_eq!(from_payload(bad), None, "{bad:?}");
         }
     }
 
     #[tokio::test]
-    async fn local_signals_reach_every_listener_and_say_whose() {
+    async fn local_signals_reach_every_listener_and_say_whose_news() {
         let signals = LocalSignals::default();
         let (mut a, mut b) = (signals.subscribe(), signals.subscribe());
         let (one, two) = ([1u8; 16], [2u8; 16]);
-        signals.signal(&[one]);
+        signals.signal(&[one], News::Friends);
         signals.deliver(Signal::Everyone);
         for rx in [&mut a, &mut b] {
             let first = rx.recv().await.expect("a signal");
-            assert!(first.concerns(&one) && !first.concerns(&two));
-            assert!(rx.recv().await.expect("a signal").concerns(&two));
+            assert_eq!(first.news_for(&one), &[News::Friends]);
+            assert!(first.news_for(&two).is_empty());
+            assert_eq!(rx.recv().await.expect("a signal").news_for(&two), &News::ALL);
         }
     }
 }

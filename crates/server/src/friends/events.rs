@@ -1,7 +1,9 @@
 //! `GET /api/account/events`: Server-Sent Events that tell a signed-in page at once that its
 //! challenges changed — one was made to or by its account, accepted, declined or withdrawn — so
-//! that it asks `GET /api/account/challenges` again. An event carries no content (`event:
-//! challenges`, `data: changed`): what changed is told only by that signed-in route.
+//! that it asks `GET /api/account/challenges` again (`event: challenges`), or that its friends list
+//! did — a request received, a request of its own accepted — so that an open friends page asks
+//! `GET /api/account/friends` again (`event: friends`). An event carries no content (`data:
+//! changed`): what changed is told only by those signed-in routes.
 //!
 //! The signals come from the store (`evr_store::signals`): in memory on one node, `NOTIFY` between
 //! the nodes of a shared store, so a challenge made on one node reaches a page whose stream is on
@@ -21,8 +23,8 @@ use axum::extract::{ConnectInfo, State};
 use axum::http::HeaderMap;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use evr_protocol::ErrorCode;
-use evr_store::AccountId;
-use futures_util::Stream;
+use evr_store::{AccountId, News};
+use futures_util::{Stream, StreamExt};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use tokio::sync::broadcast::error::RecvError;
 
@@ -37,8 +39,6 @@ pub const MAX_STREAMS_PER_ACCOUNT: usize = 8;
 pub const STREAM_LIFETIME: Duration = Duration::from_secs(3600);
 /// A comment sent when nothing else was, so that the front door and the browser keep the stream.
 const KEEP_ALIVE: Duration = Duration::from_secs(20);
-/// The event's name.
-const CHALLENGES: &str = "challenges";
 
 /// Streams one client (an address, see `listen::client_key`) may open a minute. A stream is not
 /// counted with the account routes' requests (a page opens one each time it loads); this bounds
@@ -133,24 +133,44 @@ pub async fn stream(
                 signal = heard.recv() => signal,
             };
             let news = match signal {
-                Ok(signal) => signal.concerns(&held.account),
-                // signals were missed: this one may have been among them
-                Err(RecvError::Lagged(_)) => true,
+                Ok(signal) => signal.news_for(&held.account),
+                // signals were missed: these may have been among them
+                Err(RecvError::Lagged(_)) => &News::ALL,
                 Err(RecvError::Closed) => return None,
             };
-            if news {
+            if !news.is_empty() {
                 // (a browser dispatches no event without data: a fixed word)
-                let event = Event::default().event(CHALLENGES).data("changed");
-                return Some((Ok(event), (heard, held, draining)));
+                let events: Vec<Result<Event, Infallible>> = news
+                    .iter()
+                    .map(|n| Ok(Event::default().event(name(*n)).data("changed")))
+                    .collect();
+                return Some((futures_util::stream::iter(events), (heard, held, draining)));
             }
         }
     });
-    Ok(Sse::new(events).keep_alive(KeepAlive::new().interval(KEEP_ALIVE)))
+    Ok(Sse::new(events.flatten()).keep_alive(KeepAlive::new().interval(KEEP_ALIVE)))
+}
+
+/// The event telling a page of `news`.
+fn name(news: News) -> &'static str {
+    match news {
+        News::Challenges => "challenges",
+        News::Friends => "friends",
+    }
 }
 
 /// Tells `accounts`' pages, on every node, that their challenges changed.
 pub fn challenges_changed(app: &App, accounts: &[AccountId]) {
     if let Some(signals) = app.store.signals() {
-        signals.signal(accounts);
+        signals.signal(accounts, News::Challenges);
+    }
+}
+
+/// Tells `account`'s pages, on every node, that its friends list changed: only for what it may
+/// know at once (a request received, its request accepted), never a decline, a removal or a block,
+/// which it learns only when it next looks, as before.
+pub fn friends_changed(app: &App, account: AccountId) {
+    if let Some(signals) = app.store.signals() {
+        signals.signal(&[account], News::Friends);
     }
 }

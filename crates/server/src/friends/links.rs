@@ -78,7 +78,11 @@ pub async fn add(
                 return Err(ApiError::new(ErrorCode::BadMessage, "give either a username or a room"));
             }
         };
-        let status = match s.ok(s.friends.request_friend(&account, &other, now, MAX_FRIENDS))? {
+        let requested = s.ok(s.friends.request_friend(&account, &other, now, MAX_FRIENDS))?;
+        // the other's page is told of a request it received or of its own request now accepted;
+        // of nothing else (a blocked asker's request is stored nowhere and told to nobody)
+        let tell = matches!(requested, FriendRequested::Sent | FriendRequested::BecameFriends).then_some(other);
+        let status = match requested {
             // (a blocked asker is told what any asker is told)
             FriendRequested::Sent | FriendRequested::Ignored => FriendStatus::Requested,
             FriendRequested::BecameFriends | FriendRequested::AlreadyFriends => FriendStatus::Friends,
@@ -95,9 +99,13 @@ pub async fn add(
                 ));
             }
         };
-        Ok(FriendAdded { username, status })
+        Ok((FriendAdded { username, status }, tell))
     })
     .await?;
+    let (added, tell) = added;
+    if let Some(other) = tell {
+        super::events::friends_changed(&app, other);
+    }
     Ok(Json(added))
 }
 
@@ -121,7 +129,7 @@ async fn change(
     let me = signed_in(&app, addr.ip(), &headers).await?;
     let FriendName { username } = json(&body)?;
     let (account, now) = (me.account, now_ms());
-    stored(&app, "cannot change the friends", move |s| {
+    let (answer, other) = stored(&app, "cannot change the friends", move |s| {
         let (other, _) = s.named(&username, &account)?;
         let f = s.friends;
         let done = match change {
@@ -142,7 +150,7 @@ async fn change(
             Change::Unblock => s.ok(f.unblock(&account, &other))?,
         };
         match (done, change) {
-            (true, _) => Ok(StatusCode::NO_CONTENT),
+            (true, _) => Ok((StatusCode::NO_CONTENT, other)),
             (false, Change::Accept | Change::Decline) => Err(ApiError::new(
                 ErrorCode::NoFriendRequest,
                 "this player sent you no friend request",
@@ -157,7 +165,13 @@ async fn change(
             )),
         }
     })
-    .await
+    .await?;
+    // the asker's page learns its request was accepted; a decline, a removal, a block or an
+    // unblock is told to nobody (the other learns it when they next look, as before)
+    if let Change::Accept = change {
+        super::events::friends_changed(&app, other);
+    }
+    Ok(answer)
 }
 
 /// `POST /api/account/friends/accept`.

@@ -1,5 +1,7 @@
 //! The account's event stream (`GET /api/account/events`): a challenge made, declined or accepted
 //! is told at once to both accounts' pages (`event: challenges`, `data: changed`, nothing else) and to nobody else's;
+//! a friend request is told to the asked, its acceptance to the asker (`event: friends`), and a
+//! decline, a removal, a block or a blocked asker's request to nobody;
 //! a stream needs a session; an account holds at most 8 at once, an address opens 30 a minute. (Across nodes:
 //! `tests/cluster/ratings.rs`.)
 
@@ -106,5 +108,74 @@ async fn an_account_holds_at_most_eight_streams_and_an_address_opens_thirty_a_mi
     }
     let refused = Events::open(addr, None).await?.err().context("a 31st stream")?;
     ensure!(refused.starts_with("HTTP/1.1 429"), "{refused}");
+    Ok(())
+}
+
+#[tokio::test]
+async fn a_friend_request_is_told_to_the_asked_its_acceptance_to_the_asker_and_nothing_else() -> Result<()> {
+    let server = support::start("account-events-friends").await?;
+    let addr = server.addr;
+    let (_, mara) = passkey::register(addr, "Mara").await?;
+    let (_, luke) = passkey::register(addr, "Luke").await?;
+    let (_, jabba) = passkey::register(addr, "Jabba").await?;
+    let open = |session: String| async move { Events::open(addr, Some(&session)).await?.map_err(anyhow::Error::msg) };
+    let (mut maras, mut lukes, mut jabbas) = (
+        open(mara.clone()).await?,
+        open(luke.clone()).await?,
+        open(jabba.clone()).await?,
+    );
+    let ask = |from: String, to: &'static str| async move {
+        let asked = post(addr, "/api/account/friends", json!({"username": to}), &from).await?;
+        ensure!(asked.status == 200, "{}", asked.body);
+        Ok::<_, anyhow::Error>(())
+    };
+    let name = |who: &'static str| json!({"username": who});
+
+    // Luke asks Mara: her page is told; she accepts: his page is told
+    ask(luke.clone(), "Mara").await?;
+    maras.until_of("friends", 1).await.context("Mara's page, asked")?;
+    let accepted = post(addr, "/api/account/friends/accept", name("Luke"), &mara).await?;
+    ensure!(accepted.status == 204, "{}", accepted.body);
+    lukes
+        .until_of("friends", 1)
+        .await
+        .context("Luke's page, his request accepted")?;
+
+    // Jabba asks Luke, who declines: Jabba's page is told nothing
+    ask(jabba.clone(), "Luke").await?;
+    lukes
+        .until_of("friends", 2)
+        .await
+        .context("Luke's page, asked by Jabba")?;
+    let declined = post(addr, "/api/account/friends/decline", name("Jabba"), &luke).await?;
+    ensure!(declined.status == 204, "{}", declined.body);
+    // Luke blocks Jabba, whose new request is stored nowhere: Luke's page is told nothing of it,
+    // nor is Jabba's of the block
+    let blocked = post(addr, "/api/account/friends/block", name("Jabba"), &luke).await?;
+    ensure!(blocked.status == 204, "{}", blocked.body);
+    ask(jabba.clone(), "Luke").await?;
+    // Mara removes Luke: his page is told nothing (he sees it when he next looks)
+    let removed = post(addr, "/api/account/friends/remove", name("Luke"), &mara).await?;
+    ensure!(removed.status == 204, "{}", removed.body);
+    // a last request, so that everything before it has reached the pages
+    ask(jabba.clone(), "Mara").await?;
+    maras
+        .until_of("friends", 2)
+        .await
+        .context("Mara's page, asked by Jabba")?;
+    for (page, who, expected) in [
+        (&mut lukes, "Luke", 2),
+        (&mut jabbas, "Jabba", 0),
+        (&mut maras, "Mara", 2),
+    ] {
+        page.read_for(Duration::from_millis(300)).await?;
+        let told = page.count_of("friends");
+        ensure!(
+            told == expected,
+            "{who}'s page was told {told} times, {expected} expected: {:?}",
+            page.read
+        );
+        ensure!(page.count() == 0, "{who}'s page heard of challenges: {:?}", page.read);
+    }
     Ok(())
 }

@@ -10,7 +10,8 @@ use tokio::net::TcpStream;
 
 /// Far longer than an event takes on one node (milliseconds).
 const WITHIN: Duration = Duration::from_secs(10);
-const EVENT: &str = "event: challenges";
+/// The events `count`, `until` and `settled` count; `*_of` count another.
+const CHALLENGES: &str = "challenges";
 
 /// An open event stream, as a page's `EventSource` holds it.
 pub struct Events {
@@ -49,23 +50,38 @@ impl Events {
         Ok(Ok(Events { tcp, read: rest }))
     }
 
+    /// The `challenges` events told so far.
     pub fn count(&self) -> usize {
-        self.read.matches(EVENT).count()
+        self.count_of(CHALLENGES)
     }
 
-    /// Waits until the stream has told `n` events in all.
+    /// The events named `name` told so far.
+    pub fn count_of(&self, name: &str) -> usize {
+        self.read.matches(&format!("event: {name}\n")).count()
+    }
+
+    /// Waits until the stream has told `n` `challenges` events in all.
     pub async fn until(&mut self, n: usize) -> Result<()> {
+        self.until_of(CHALLENGES, n).await
+    }
+
+    /// Waits until the stream has told `n` events named `name` in all.
+    pub async fn until_of(&mut self, name: &str, n: usize) -> Result<()> {
         let deadline = tokio::time::Instant::now() + WITHIN;
         let mut buf = [0u8; 4096];
-        while self.count() < n {
+        while self.count_of(name) < n {
             let read = tokio::time::timeout_at(deadline, self.tcp.read(&mut buf)).await;
             match read {
-                Ok(Ok(0)) => bail!("the stream ended after {} events: {}", self.count(), self.read),
+                Ok(Ok(0)) => bail!(
+                    "the stream ended after {} {name} events: {}",
+                    self.count_of(name),
+                    self.read
+                ),
                 Ok(Ok(k)) => self.read.push_str(&String::from_utf8_lossy(&buf[..k])),
                 Ok(Err(e)) => return Err(e.into()),
                 Err(_) => bail!(
-                    "{} events in {} s, {n} expected: {:?}",
-                    self.count(),
+                    "{} {name} events in {} s, {n} expected: {:?}",
+                    self.count_of(name),
                     WITHIN.as_secs(),
                     self.read
                 ),
@@ -74,8 +90,14 @@ impl Events {
         Ok(())
     }
 
-    /// The events told so far, after reading what arrived within `settle`.
+    /// The `challenges` events told so far, after reading what arrived within `settle`.
     pub async fn settled(&mut self, settle: Duration) -> Result<usize> {
+        self.read_for(settle).await?;
+        Ok(self.count())
+    }
+
+    /// Reads what arrives within `settle`.
+    pub async fn read_for(&mut self, settle: Duration) -> Result<()> {
         let mut buf = [0u8; 4096];
         while let Ok(read) = tokio::time::timeout(settle, self.tcp.read(&mut buf)).await {
             match read? {
@@ -83,6 +105,6 @@ impl Events {
                 k => self.read.push_str(&String::from_utf8_lossy(&buf[..k])),
             }
         }
-        Ok(self.count())
+        Ok(())
     }
 }

@@ -16,7 +16,7 @@ use tokio_postgres::{AsyncMessage, Client};
 use super::tls::Target;
 use super::{PATIENCE, connect, describe};
 use crate::AccountId;
-use crate::signals::{AccountSignals, CHANNEL, LocalSignals, Signal, from_payload, to_payload};
+use crate::signals::{AccountSignals, CHANNEL, LocalSignals, News, Signal, from_payload, to_payload};
 
 /// How often the listening connection is asked whether it still answers.
 const CHECK_EVERY: Duration = Duration::from_secs(15);
@@ -29,7 +29,7 @@ const RETRY_AT_MOST: Duration = Duration::from_secs(30);
 /// The signals of a node of a shared store.
 pub(super) struct PgSignals {
     local: Arc<LocalSignals>,
-    outgoing: mpsc::UnboundedSender<AccountId>,
+    outgoing: mpsc::UnboundedSender<(AccountId, News)>,
 }
 
 impl PgSignals {
@@ -44,9 +44,9 @@ impl PgSignals {
 }
 
 impl AccountSignals for PgSignals {
-    fn signal(&self, accounts: &[AccountId]) {
+    fn signal(&self, accounts: &[AccountId], news: News) {
         for account in accounts {
-            if self.outgoing.send(*account).is_err() {
+            if self.outgoing.send((*account, news)).is_err() {
                 tracing::warn!("a signal was not sent: the store is closed");
                 return;
             }
@@ -59,12 +59,12 @@ impl AccountSignals for PgSignals {
 }
 
 /// Sends the queued signals, those queued together in one statement.
-async fn say(target: Target, mut queued: mpsc::UnboundedReceiver<AccountId>) {
+async fn say(target: Target, mut queued: mpsc::UnboundedReceiver<(AccountId, News)>) {
     let mut client: Option<Client> = None;
-    while let Some(first) = queued.recv().await {
-        let mut payloads = vec![to_payload(&first)];
-        while let Ok(more) = queued.try_recv() {
-            let payload = to_payload(&more);
+    while let Some((account, news)) = queued.recv().await {
+        let mut payloads = vec![to_payload(&account, news)];
+        while let Ok((account, news)) = queued.try_recv() {
+            let payload = to_payload(&account, news);
             if !payloads.contains(&payload) {
                 payloads.push(payload);
             }
@@ -162,7 +162,7 @@ async fn listen_once(target: &Target, local: &LocalSignals, listened_before: &mu
             tokio::select! {
                 payload = heard.recv() => match payload {
                     Some(payload) => match from_payload(&payload) {
-                        Some(account) => local.deliver(Signal::Account(account)),
+                        Some(signal) => local.deliver(signal),
                         None => tracing::warn!("a signal that names no account was ignored"),
                     },
                     None => return "the connection ended".to_string(),

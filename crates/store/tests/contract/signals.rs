@@ -1,12 +1,12 @@
 //! What every store must do with signals (`AccountSignals`): a signal reaches every listener of
-//! the node, naming its account; on PostgreSQL it reaches the other nodes too, and a node whose
+//! the node, naming its account and its news; on PostgreSQL it reaches the other nodes too, and a node whose
 //! listening connection was lost tells its listeners to look again (`Signal::Everyone`) once it
 //! listens again.
 
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail, ensure};
-use evr_store::{Signal, Store};
+use evr_store::{News, Signal, Store};
 use tokio::sync::broadcast;
 
 use crate::core::stores;
@@ -34,11 +34,16 @@ async fn a_signal_reaches_every_listener_of_the_node_and_names_its_account() -> 
         let name = opened.name;
         let signals = opened.store.signals().context("signals")?;
         let (mut a, mut b) = (signals.subscribe(), signals.subscribe());
-        signals.signal(&[id(1), id(2)]);
+        signals.signal(&[id(1), id(2)], News::Challenges);
+        signals.signal(&[id(3)], News::Friends);
         for rx in [&mut a, &mut b] {
-            for expected in [id(1), id(2)] {
+            for expected in [
+                Signal::Account(id(1), News::Challenges),
+                Signal::Account(id(2), News::Challenges),
+                Signal::Account(id(3), News::Friends),
+            ] {
                 let heard = next_account_signal(rx).await.context(name)?;
-                ensure!(heard == Signal::Account(expected), "{name}: {heard:?}");
+                ensure!(heard == expected, "{name}: {heard:?}");
             }
         }
     }
@@ -61,13 +66,16 @@ async fn a_signal_reaches_the_other_node_and_a_lost_connection_is_told_as_everyo
     // the second node may not listen yet: say it again until it hears
     let mut got = None;
     for _ in 0..50 {
-        first.signals().context("signals")?.signal(&[id(7)]);
+        first.signals().context("signals")?.signal(&[id(7)], News::Friends);
         if let Ok(Ok(signal)) = tokio::time::timeout(Duration::from_millis(200), heard.recv()).await {
             got = Some(signal);
             break;
         }
     }
-    ensure!(got == Some(Signal::Account(id(7))), "the other node heard {got:?}");
+    ensure!(
+        got == Some(Signal::Account(id(7), News::Friends)),
+        "the other node heard {got:?}"
+    );
 
     // every listening connection of the database cut: each node listens again and says so
     let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls).await?;
@@ -89,14 +97,17 @@ async fn a_signal_reaches_the_other_node_and_a_lost_connection_is_told_as_everyo
     };
     ensure!(everyone, "no `Everyone` after the listening connection was cut");
     // and it hears again (a late copy of the first signal may come before)
-    first.signals().context("signals")?.signal(&[id(8)]);
+    first.signals().context("signals")?.signal(&[id(8)], News::Challenges);
     let again = loop {
         match next_account_signal(&mut heard).await? {
-            Signal::Account(a) if a == id(7) => continue,
+            Signal::Account(a, _) if a == id(7) => continue,
             other => break other,
         }
     };
-    ensure!(again == Signal::Account(id(8)), "after the cut: {again:?}");
+    ensure!(
+        again == Signal::Account(id(8), News::Challenges),
+        "after the cut: {again:?}"
+    );
     drop(client);
     let _ = driver.await;
     first.close();

@@ -9,7 +9,7 @@ import type { FriendList } from "../../net/protocol";
 import { api, Failure, useStep } from "../account/shared";
 import { ChallengeForm } from "./ChallengeForm";
 import { ChallengesSection } from "./Challenges";
-import { challengeList } from "./challenges";
+import { challengeList, friendsNews } from "./challenges";
 import { HeadToHeadPanel } from "./HeadToHead";
 import { playerPage } from "./pages";
 
@@ -51,12 +51,13 @@ function FriendsSection({ text, account }: { text: SocialText; account: AccountT
   useEffect(() => {
     void step.run(load);
   }, []);
-  // kept fresh with the challenges' poll (every 15 s while visible): requests answered elsewhere,
-  // presence
+  // kept fresh: at once when the account's event stream says a request came or one was accepted
+  // (ui/social/challenges.ts), and with the challenges' slow poll (presence)
   const polled = challengeList.value;
+  const news = friendsNews.value;
   useEffect(() => {
-    if (polled) void load().catch(() => undefined);
-  }, [polled]);
+    if (polled || news > 0) void load().catch(() => undefined);
+  }, [polled, news]);
   const act = (action: FriendAction, username: string) =>
     step.run(async () => {
       setAsking(null);

@@ -1,7 +1,8 @@
 // The open challenges as last asked (GET /api/account/challenges), shared by the notice on every page
 // and the friends page. While signed in they are kept fresh by the account's event stream (GET
 // /api/account/events, Server-Sent Events: "challenges" when one was made to or by this account,
-// accepted, declined or withdrawn, on whichever server node) and by a slow poll
+// accepted, declined or withdrawn, on whichever server node; "friends" for a friend request received
+// or one's own accepted, which the friends page follows) and by a slow poll
 // (state/challengePoll.ts) for what no event tells: an expiry, a stream cut.
 import { signal } from "@preact/signals";
 import { ACCOUNT_EVENTS_PATH } from "../../net/account";
@@ -15,6 +16,10 @@ import { tokens } from "../services";
 export const challengeList = signal<ChallengeList | null>(null);
 /** The incoming challenges whose notice was put off ("Later"): the notice shows again for a new one. */
 export const putOff = signal<ReadonlySet<string>>(new Set());
+
+/** Counts the account's friends news (a request received, its own accepted) heard while the page was
+ *  open: an open friends page asks for its list again at each. */
+export const friendsNews = signal(0);
 
 /** A challenge this account sent that was accepted while the page was open: its room, to play. */
 export const acceptedRoom = signal<{ code: string; by: string } | null>(null);
@@ -52,6 +57,9 @@ export function followChallenges(username: string | null): void {
   const poll = pollWhileVisible(refreshChallenges, browserPollEnv(), POLL_BESIDE_EVENTS_MS);
   const events = new EventSource(ACCOUNT_EVENTS_PATH);
   events.addEventListener("challenges", poll.poke);
+  events.addEventListener("friends", () => {
+    friendsNews.value += 1;
+  });
   // connected again after a cut: what was said meanwhile is unknown (the first time, the poll has
   // just asked)
   let opened = false;
