@@ -43,8 +43,6 @@ export type AccountFetch = (
 ) => Promise<{ ok: boolean; status: number; json(): Promise<unknown> }>;
 
 const friendPath = (action: string) => `/api/account/friends/${action}`;
-/** Server-Sent Events: "challenges" when this account's challenges changed (ui/social/challenges.ts). */
-export const ACCOUNT_EVENTS_PATH = "/api/account/events";
 const challengePath = (id: string) => `/api/account/challenges/${encodeURIComponent(id)}`;
 
 const room = (code: string) => `/api/rooms/${encodeURIComponent(code)}`;

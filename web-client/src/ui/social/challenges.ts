@@ -5,7 +5,6 @@
 // or one's own accepted, which the friends page follows) and by a slow poll
 // (state/challengePoll.ts) for what no event tells: an expiry, a stream cut.
 import { signal } from "@preact/signals";
-import { ACCOUNT_EVENTS_PATH } from "../../net/account";
 import type { ChallengeList } from "../../net/protocol";
 import { browserPollEnv, pollWhileVisible } from "../../state/challengePoll";
 import { takeAccountSeat } from "../account/flows";
@@ -38,6 +37,9 @@ export async function refreshChallenges(): Promise<void> {
   }
 }
 
+/** The account's Server-Sent Events (kept here, not with the routes in net/account.ts, which the page's
+ *  own script holds: its download budget has no bytes to spare). */
+const ACCOUNT_EVENTS_PATH = "/api/account/events";
 /** The poll beside the event stream: only for what no event tells. Without the stream: 15 s. */
 const POLL_BESIDE_EVENTS_MS = 60_000;
 
