@@ -4,7 +4,10 @@ itself, in batches of 50 games that add up across runs (and sessions) in bench/s
 per batch with its seed, so that every batch is reproducible (`evr-tournament hard hard --games 50
 --seed SEED --threads 1 --iters 2000` plays the same games) and none is counted twice.
 
-    python3 scripts/sides.py run [--batches N]   play N more batches (default: until stopped)
+    python3 scripts/sides.py run [--batches N] [--from SEED]
+                                                 play N more batches (default: until stopped), their
+                                                 seeds the first ones not played from SEED on (two
+                                                 runs at once, one per core, each from its own SEED)
     python3 scripts/sides.py sum                 the totals, the Rebel's score with its 95% Wilson
                                                  interval, and the edge in rating points
 
@@ -34,9 +37,9 @@ def rows():
         return list(csv.DictReader(f))
 
 
-def run(batches):
+def run(batches, first=302):
     done = {int(r["seed"]) for r in rows()}
-    seed, played = 302, 0
+    seed, played = first, 0
     while batches is None or played < batches:
         while seed in done:
             seed += 1
@@ -87,8 +90,8 @@ def summary():
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["run"]:
-        n = int(sys.argv[3]) if sys.argv[2:3] == ["--batches"] else None
-        run(n)
+        opts = dict(zip(sys.argv[2::2], sys.argv[3::2]))
+        run(int(opts["--batches"]) if "--batches" in opts else None, int(opts.get("--from", 302)))
     elif sys.argv[1:2] == ["sum"]:
         summary()
     else:

@@ -60,8 +60,14 @@ describe("the social pages", () => {
     });
     vi.stubGlobal("fetch", fetchFn);
     askAgain();
+    // the challenges were asked before (the notice on every page): opening the page asks for the
+    // friends once
+    const { challengeList } = await import("../src/ui/social/challenges");
+    challengeList.value = { incoming: [], outgoing: [], accepted: [], who_may_challenge: "friends" };
     act(() => render(<Slot at="social" sub="friends" />, root()));
     await until(() => root().querySelector(".friend-list .friend") !== null);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(calls.filter((c) => c.url === "/api/account/friends").length).toBe(1);
     // the challenges' list is the poll's (ui/social/challenges.ts); asked here by hand
     const { refreshChallenges } = await import("../src/ui/social/challenges");
     await act(() => refreshChallenges());

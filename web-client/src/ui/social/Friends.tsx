@@ -2,7 +2,7 @@
 // their presence (online, at a table), each with a challenge form, the head-to-head record, removal
 // and blocking; requests received (accept, decline) and sent (withdraw); adding by username; the
 // accounts blocked. Removing, blocking and unblocking ask first.
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { AccountText } from "../../i18n/account";
 import type { SocialText } from "../../i18n/social";
 import type { FriendList } from "../../net/protocol";
@@ -55,8 +55,12 @@ function FriendsSection({ text, account }: { text: SocialText; account: AccountT
   // (ui/social/challenges.ts), and with the challenges' slow poll (presence)
   const polled = challengeList.value;
   const news = friendsNews.value;
+  const seen = useRef({ polled, news });
   useEffect(() => {
-    if (polled || news > 0) void load().catch(() => undefined);
+    // (not when the page opens: it has just asked)
+    if (seen.current.polled === polled && seen.current.news === news) return;
+    seen.current = { polled, news };
+    void load().catch(() => undefined);
   }, [polled, news]);
   const act = (action: FriendAction, username: string) =>
     step.run(async () => {
