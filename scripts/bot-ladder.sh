@@ -6,9 +6,12 @@
 # is shared): 35 minutes on the 2-core VM at load average 2-5 (2026-11-28).
 #
 #   bash scripts/bot-ladder.sh [OUT.jsonl] [CHEAP_PAIRS] [PAIRS]
+#
+# OUT defaults to bench/ladder/anchors.jsonl, beside the other matches kept in the repository, so
+# that a later fit (`evr-arena rate bench/ladder/*.jsonl --anchor random`) has every pair.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out="${1:-target/bot-ladder.jsonl}"
+out="${1:-bench/ladder/anchors.jsonl}"
 cheap="${2:-300}"
 pairs="${3:-80}"
 cargo build --release --locked -p evr-bot --bin evr-arena
