@@ -43,10 +43,8 @@ async fn a_rated_game_is_rated_once_through_every_node_killed_at_its_end() -> Re
     post(two, "/api/account/friends/accept", json!({"username": "Jyn"}), &saw).await?;
     // Saw's page listens on the third node, Jyn's through HAProxy (on any node): the challenge made on
     // one and accepted on two is told to both at once, across nodes and through the front door
-    let open =
-        |addr, session: String| async move { Events::open(addr, Some(&session)).await?.map_err(anyhow::Error::msg) };
-    let mut saws_page = open(nodes[2].addr, saw.clone()).await?;
-    let mut jyns_page = open(front.addr, jyn.clone()).await?;
+    let mut saws_page = Events::signed_in(nodes[2].addr, &saw).await?;
+    let mut jyns_page = Events::signed_in(front.addr, &jyn).await?;
     let made = post(
         one,
         "/api/account/challenges",

@@ -32,11 +32,10 @@ async fn a_challenge_is_told_at_once_to_both_players_pages_and_to_nobody_else() 
         .context("a stream without a session")?;
     ensure!(refused.starts_with("HTTP/1.1 401"), "{refused}");
 
-    let open = |session: String| async move { Events::open(addr, Some(&session)).await?.map_err(anyhow::Error::msg) };
     let (mut leias, mut hans, mut landos) = (
-        open(leia.clone()).await?,
-        open(han.clone()).await?,
-        open(lando.clone()).await?,
+        Events::signed_in(addr, &leia).await?,
+        Events::signed_in(addr, &han).await?,
+        Events::signed_in(addr, &lando).await?,
     );
 
     // Leia challenges Han: both pages are told, Lando's is not
@@ -85,7 +84,7 @@ async fn an_account_holds_at_most_eight_streams_and_an_address_opens_thirty_a_mi
     let (_, mon) = passkey::register(addr, "Mon").await?;
     let mut held = Vec::new();
     for _ in 0..8 {
-        held.push(Events::open(addr, Some(&mon)).await?.map_err(anyhow::Error::msg)?);
+        held.push(Events::signed_in(addr, &mon).await?);
     }
     let ninth = request(addr, "GET", "/api/account/events", None, Some(&mon)).await?;
     ensure!(
@@ -96,7 +95,7 @@ async fn an_account_holds_at_most_eight_streams_and_an_address_opens_thirty_a_mi
     );
     // another account is not counted with Mon's
     let (_, bail_) = passkey::register(addr, "Bail").await?;
-    Events::open(addr, Some(&bail_)).await?.map_err(anyhow::Error::msg)?;
+    Events::signed_in(addr, &bail_).await?;
     drop(held);
     // one address opens 30 a minute, signed in or not: 10 so far, 20 more without a session
     for _ in 0..20 {
@@ -118,11 +117,10 @@ async fn a_friend_request_is_told_to_the_asked_its_acceptance_to_the_asker_and_n
     let (_, mara) = passkey::register(addr, "Mara").await?;
     let (_, luke) = passkey::register(addr, "Luke").await?;
     let (_, jabba) = passkey::register(addr, "Jabba").await?;
-    let open = |session: String| async move { Events::open(addr, Some(&session)).await?.map_err(anyhow::Error::msg) };
     let (mut maras, mut lukes, mut jabbas) = (
-        open(mara.clone()).await?,
-        open(luke.clone()).await?,
-        open(jabba.clone()).await?,
+        Events::signed_in(addr, &mara).await?,
+        Events::signed_in(addr, &luke).await?,
+        Events::signed_in(addr, &jabba).await?,
     );
     let ask = |from: String, to: &'static str| async move {
         let asked = post(addr, "/api/account/friends", json!({"username": to}), &from).await?;

@@ -21,6 +21,11 @@ pub struct Events {
 }
 
 impl Events {
+    /// Opens the stream of the session's account, which must be taken.
+    pub async fn signed_in(addr: SocketAddr, session: &str) -> Result<Events> {
+        Events::open(addr, Some(session)).await?.map_err(anyhow::Error::msg)
+    }
+
     /// Opens the stream of the session's account: `Err` with the answer when refused.
     pub async fn open(addr: SocketAddr, session: Option<&str>) -> Result<std::result::Result<Events, String>> {
         let mut tcp = TcpStream::connect(addr).await?;
