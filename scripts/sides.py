@@ -4,10 +4,13 @@ itself, in batches of 50 games that add up across runs (and sessions) in bench/s
 per batch with its seed, so that every batch is reproducible (`evr-tournament hard hard --games 50
 --seed SEED --threads 1 --iters 2000` plays the same games) and none is counted twice.
 
-    python3 scripts/sides.py run [--batches N] [--from SEED]
+    python3 scripts/sides.py run [--batches N] [--from SEED] [--binary PATH]
                                                  play N more batches (default: until stopped), their
                                                  seeds the first ones not played from SEED on (two
-                                                 runs at once, one per core, each from its own SEED)
+                                                 runs at once, one per core, each from its own SEED);
+                                                 --binary: a copy of evr-tournament to play with, so
+                                                 that a rebuild of the bot while it runs does not
+                                                 change the player mid-measurement
     python3 scripts/sides.py sum                 the totals, the Rebel's score with its 95% Wilson
                                                  interval, and the edge in rating points
 
@@ -37,14 +40,14 @@ def rows():
         return list(csv.DictReader(f))
 
 
-def run(batches, first=302):
+def run(batches, first=302, binary=ROOT / "target/release/evr-tournament"):
     done = {int(r["seed"]) for r in rows()}
     seed, played = first, 0
     while batches is None or played < batches:
         while seed in done:
             seed += 1
         out = subprocess.run(
-            [str(ROOT / "target/release/evr-tournament"), "hard", "hard", "--games", str(GAMES),
+            [str(binary), "hard", "hard", "--games", str(GAMES),
              "--seed", str(seed), "--threads", "1", "--iters", str(ITERATIONS)],
             check=True, capture_output=True, text=True).stdout
         sides = re.search(r"sides: Rebel (\d+) wins, Imperial (\d+) wins, (\d+) draws", out)
@@ -91,7 +94,8 @@ def summary():
 if __name__ == "__main__":
     if sys.argv[1:2] == ["run"]:
         opts = dict(zip(sys.argv[2::2], sys.argv[3::2]))
-        run(int(opts["--batches"]) if "--batches" in opts else None, int(opts.get("--from", 302)))
+        run(int(opts["--batches"]) if "--batches" in opts else None, int(opts.get("--from", 302)),
+            pathlib.Path(opts.get("--binary", ROOT / "target/release/evr-tournament")))
     elif sys.argv[1:2] == ["sum"]:
         summary()
     else:
