@@ -26,6 +26,9 @@ pub use playout::Policy;
 use rand::SeedableRng;
 use rand::rngs::ChaCha20Rng;
 
+/// The search levels' default [`BotConfig::split_levels`].
+pub const SPLIT_LEVELS: u8 = 2;
+
 /// How strong the bot plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Level {
@@ -93,6 +96,11 @@ pub struct BotConfig {
     /// Secret choices by regret matching and a mixed move at such a root (default), or the most
     /// visited child against uniformly drawn opponent secrets (the search before 2026-11-28).
     pub mixed: bool,
+    /// How many observation levels below the root split the search's tree by what the bot
+    /// observes (a card drawn, a strategy revealed): there the tree is kept from one decision to
+    /// the next and pondering can help ([`mcts::tree`](mcts)). 0: the tree is keyed by moves
+    /// alone and made afresh for every decision (the search before stop 45).
+    pub split_levels: u8,
 }
 
 impl BotConfig {
@@ -105,6 +113,7 @@ impl BotConfig {
             time_limit: level.default_time_limit(),
             playout: Policy::Heuristic,
             mixed: true,
+            split_levels: SPLIT_LEVELS,
         }
     }
 
@@ -117,6 +126,7 @@ impl BotConfig {
             time_limit: None,
             playout: Policy::Heuristic,
             mixed: true,
+            split_levels: SPLIT_LEVELS,
         }
     }
 }
@@ -126,6 +136,8 @@ impl BotConfig {
 pub struct Bot {
     config: BotConfig,
     rng: ChaCha20Rng,
+    /// The search levels' tree, kept from one decision to the next.
+    tree: Option<mcts::Tree>,
 }
 
 impl Bot {
@@ -133,6 +145,7 @@ impl Bot {
         Bot {
             config,
             rng: ChaCha20Rng::seed_from_u64(config.seed),
+            tree: None,
         }
     }
 
@@ -159,6 +172,16 @@ impl Bot {
         action
     }
 
+    /// Thinks `iterations` more while it is not this seat's move (`view` is this seat's view,
+    /// with no legal action), so that its next decision starts from what it found: pondering.
+    /// Only the search levels ponder, and only with a kept tree; `None` when nothing was searched.
+    pub fn ponder(&mut self, view: &View, iterations: u32) -> Option<mcts::SearchStats> {
+        match self.config.level {
+            Level::Normal | Level::Hard => mcts::ponder(&mut self.tree, view, &self.config, iterations, &mut self.rng),
+            Level::Random | Level::Easy => None,
+        }
+    }
+
     pub fn try_decide(&mut self, view: &View) -> Option<Action> {
         let first = *view.legal_actions.first()?;
         if view.legal_actions.len() == 1 {
@@ -167,7 +190,9 @@ impl Bot {
         let action = match self.config.level {
             Level::Random => easy::random_action(view, &mut self.rng),
             Level::Easy => easy::decide(view, &mut self.rng),
-            Level::Normal | Level::Hard => mcts::search(view, &self.config, &mut self.rng),
+            Level::Normal | Level::Hard => {
+                mcts::decide(&mut self.tree, view, &self.config, &mut self.rng).map(|(a, _)| a)
+            }
         };
         // Never return anything but a listed action, whatever a level computed.
         Some(action.filter(|a| view.legal_actions.contains(a)).unwrap_or(first))

@@ -184,6 +184,8 @@ fn player_specs_parse_and_print_back() {
         "frozen-hard@i10",
         "hard@rp,br",
         "normal@i10,br",
+        "hard@rp,br,s0",
+        "hard@i2000,p16000",
     ] {
         assert_eq!(PlayerSpec::parse(text).unwrap().name(), text);
     }
@@ -192,6 +194,34 @@ fn player_specs_parse_and_print_back() {
     assert!(PlayerSpec::parse("hard@x5").is_err());
     assert!(PlayerSpec::parse("hard@iabc").is_err());
     assert!(PlayerSpec::parse("frozen-hard@rp").is_err());
+    assert!(PlayerSpec::parse("flatmc@p100").is_err());
+}
+
+/// With the earlier playouts, no regret matching and no kept tree, today's search is the frozen
+/// Hard's, decision for decision (what `hard@rp,br,s0` is quoted as in the README).
+#[test]
+fn hard_without_its_changes_decides_as_the_frozen_hard() {
+    use evr_bot::arena::Player;
+    let (mut compared, mut steps) = (0, 0);
+    for seed in 0..3u64 {
+        let mut today = Player::new(PlayerSpec::parse("hard@i150,rp,br,s0").unwrap(), seed);
+        let mut frozen = Player::new(PlayerSpec::parse("frozen-hard@i150").unwrap(), seed);
+        let mut rng = ChaCha20Rng::seed_from_u64(seed);
+        let mut game = Game::new(Mode::Full, seed).unwrap();
+        while !game.is_over() && steps < 3000 {
+            steps += 1;
+            let seat = Faction::BOTH[rng.random_range(0..2)];
+            let view = game.view(Viewer::Seat(seat));
+            if view.legal_actions.is_empty() {
+                continue;
+            }
+            let a = today.decide(&view).unwrap();
+            assert_eq!(Some(a), frozen.decide(&view), "seed {seed}, step {steps}");
+            compared += usize::from(view.legal_actions.len() > 1);
+            game.apply(seat, a).unwrap();
+        }
+    }
+    assert!(compared > 100, "only {compared} decisions with a choice compared");
 }
 
 #[test]

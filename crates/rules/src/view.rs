@@ -35,7 +35,7 @@ pub struct Modifiers {
 }
 
 /// Why the would-be winner won.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum WinReason {
@@ -48,7 +48,7 @@ pub enum WinReason {
 
 /// The Dominance phase of one round: all public once strategies are revealed.
 /// Per-faction arrays are `[rebel, imperial]`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RoundResult {
     pub round: u32,
@@ -73,7 +73,7 @@ pub struct RoundResult {
 }
 
 /// How the game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum OutcomeReason {
@@ -88,7 +88,7 @@ pub enum OutcomeReason {
 }
 
 /// The end of the game. `winner: None` is a draw (or nobody won the tutorial's struggle).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Outcome {
     pub winner: Option<Faction>,

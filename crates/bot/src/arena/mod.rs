@@ -29,7 +29,9 @@ pub enum Kind {
 /// `hard`, `flatmc@i4000`, `hard@t800`, `hard@rp,br`. `iN`: iterations (search levels) or
 /// playouts (flat MC) per decision; `tMS`: a wall-time cap per decision in ms (the run then
 /// depends on the machine); for today's Normal and Hard only, `rp`: uniformly random playouts and
-/// `br`: no regret matching (the most visited child), to measure each change alone.
+/// `br`: no regret matching (the most visited child), `sN`: N observation levels split (0: a tree
+/// keyed by moves alone, made afresh each decision), to measure each change alone; `pN`: ponder N
+/// iterations during each opponent decision that has a choice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PlayerSpec {
     pub kind: Kind,
@@ -37,6 +39,8 @@ pub struct PlayerSpec {
     pub time_limit: Option<Duration>,
     pub playout: Policy,
     pub mixed: bool,
+    pub split_levels: u8,
+    pub ponder: u32,
 }
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -83,6 +87,8 @@ impl PlayerSpec {
             time_limit: None,
             playout: Policy::Heuristic,
             mixed: true,
+            split_levels: crate::SPLIT_LEVELS,
+            ponder: 0,
         };
         for part in budget.split(',').filter(|p| !p.is_empty()) {
             let bad = || SpecError::BadBudget(part.to_string());
@@ -100,9 +106,12 @@ impl PlayerSpec {
             }
             let (unit, num) = part.split_at(1);
             let n: u64 = num.parse().map_err(|_| bad())?;
-            match unit {
-                "i" => spec.iterations = u32::try_from(n).map_err(|_| bad())?,
-                "t" => {
+            match (unit, kind) {
+                ("s", Kind::Level(_)) => spec.split_levels = u8::try_from(n).map_err(|_| bad())?,
+                ("p", Kind::Level(_)) => spec.ponder = u32::try_from(n).map_err(|_| bad())?,
+                ("s" | "p", _) => return Err(bad()),
+                ("i", _) => spec.iterations = u32::try_from(n).map_err(|_| bad())?,
+                ("t", _) => {
                     spec.time_limit = Some(Duration::from_millis(n));
                     // A time cap alone: the time decides, not a count.
                     if !budget.contains('i') {
@@ -138,6 +147,12 @@ impl PlayerSpec {
         if !self.mixed {
             parts.push("br".into());
         }
+        if self.split_levels != crate::SPLIT_LEVELS {
+            parts.push(format!("s{}", self.split_levels));
+        }
+        if self.ponder > 0 {
+            parts.push(format!("p{}", self.ponder));
+        }
         if parts.is_empty() {
             base.to_string()
         } else {
@@ -169,6 +184,7 @@ impl Player {
                 config.time_limit = spec.time_limit;
                 config.playout = spec.playout;
                 config.mixed = spec.mixed;
+                config.split_levels = spec.split_levels;
                 Player::Level(Bot::new(config))
             }
         }
@@ -181,6 +197,16 @@ impl Player {
                 anchors::decide(*anchor, view, spec.iterations, spec.time_limit, rng)
             }
             Player::Level(bot) => bot.try_decide(view),
+        }
+    }
+
+    /// Thinks during the opponent's decision (`view` is this player's, with no legal action), as
+    /// much as the spec's `pN` says; anchors never ponder.
+    pub fn ponder(&mut self, view: &View, iterations: u32) {
+        if let Player::Level(bot) = self
+            && iterations > 0
+        {
+            bot.ponder(view, iterations);
         }
     }
 }
@@ -251,6 +277,7 @@ pub fn play_game(a: &PlayerSpec, b: &PlayerSpec, seed: u64, a_seat: Faction) -> 
     let deal = h.finish();
     let (seed_a, seed_b) = bot_seeds(seed);
     let mut players = [Player::new(*a, seed_a), Player::new(*b, seed_b)];
+    let ponder = [a.ponder, b.ponder];
     let mut times = [Vec::new(), Vec::new()];
     while !game.is_over() {
         let seats = game.seats_to_act();
@@ -262,6 +289,14 @@ pub fn play_game(a: &PlayerSpec, b: &PlayerSpec, seed: u64, a_seat: Faction) -> 
             let view = game.view(Viewer::Seat(f));
             if view.legal_actions.is_empty() {
                 continue;
+            }
+            let other = 1 - who;
+            if ponder[other] > 0 && view.legal_actions.len() > 1 {
+                // The other player thinks while this one does (a person takes time only to choose).
+                let theirs = game.view(Viewer::Seat(f.opponent()));
+                if theirs.legal_actions.is_empty() {
+                    players[other].ponder(&theirs, ponder[other]);
+                }
             }
             let started = Instant::now();
             let action = players[who].decide(&view);

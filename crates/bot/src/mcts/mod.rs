@@ -13,6 +13,10 @@
 //! - **backpropagation:** each node is credited from the point of view of the player who made
 //!   its move (1 win, ½ draw, 0 loss).
 //!
+//! **The tree is kept between decisions** ([`tree`]): near the root, moves split by what the bot
+//! observes of them, so that the next search, and the iterations run while the opponent thinks
+//! ([`ponder`]), start from the node of the bot's new view with its statistics.
+//!
 //! Opponent moves the bot cannot observe (its character choice, its own face-down strategy) are
 //! not told apart in the tree: they share one child, so the search never lets either side react
 //! to a secret it could not see. When both seats must choose at once (character choice,
@@ -24,7 +28,8 @@
 //! fixed habit. Otherwise (and always at other nodes) the move played is the root child with the
 //! most visits; with `mixed` off the opponent's secret moves are drawn uniformly.
 
-use std::collections::HashMap;
+mod tree;
+
 use std::time::Instant;
 
 use evr_rules::{Action, Faction, Game, Outcome, View, Viewer};
@@ -33,69 +38,127 @@ use rand::rngs::ChaCha20Rng;
 
 use crate::BotConfig;
 use crate::playout::{Fast, playout};
-use crate::regret::{Regrets, Sampled};
+use crate::regret::Sampled;
+pub use tree::{Tree, view_key};
 
 /// UCB1 exploration constant (rewards are in [0, 1]).
 const EXPLORATION: f64 = 0.7;
-/// Children are indexed by action beyond this many.
-const INDEX_FROM: usize = 16;
-
-struct Node {
-    /// The move into this node; `None` for the root and for an unobserved opponent move.
-    action: Option<Action>,
-    /// Who made that move.
-    mover: Faction,
-    children: Vec<u32>,
-    /// Action to child, once there are many children.
-    index: Option<HashMap<Action, u32>>,
-    visits: u32,
-    avail: u32,
-    reward: f64,
-    /// Regret matching of a secret choice made at this node: [the bot's, the opponent's].
-    regrets: [Option<Box<Regrets>>; 2],
-}
 
 /// Statistics of the last search, for tests and tournaments.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SearchStats {
     pub iterations: u32,
     pub nodes: usize,
+    /// Iterations through the root kept from earlier searches (and pondering).
+    pub reused: u32,
 }
 
-/// The ISMCTS decision, `None` when the view cannot be searched (then the caller falls back).
+/// The ISMCTS decision on a fresh tree, `None` when the view cannot be searched (then the caller
+/// falls back).
 pub fn search(view: &View, config: &BotConfig, rng: &mut ChaCha20Rng) -> Option<Action> {
     search_with_stats(view, config, rng).map(|(a, _)| a)
 }
 
 pub fn search_with_stats(view: &View, config: &BotConfig, rng: &mut ChaCha20Rng) -> Option<(Action, SearchStats)> {
-    let Viewer::Seat(me) = view.viewer else {
-        return None;
-    };
+    decide(&mut None, view, config, rng)
+}
+
+/// The ISMCTS decision, searching on from `tree` where it holds the view's node (or afresh), and
+/// leaving the tree there for the next search.
+pub fn decide(
+    tree: &mut Option<Tree>,
+    view: &View,
+    config: &BotConfig,
+    rng: &mut ChaCha20Rng,
+) -> Option<(Action, SearchStats)> {
     if view.legal_actions.is_empty() {
         return None;
     }
+    let stats = grow(tree, view, config, config.iterations.max(1), rng)?;
+    let t = tree.as_mut()?;
+    let action = choose(t, rng)?;
+    if config.split_levels > 0 {
+        t.keep_move(action);
+    } else {
+        *tree = None;
+    }
+    Some((action, stats))
+}
+
+/// The move to play at the root: sampled from the average strategy at a secret choice, else
+/// the most visited child.
+fn choose(t: &Tree, rng: &mut ChaCha20Rng) -> Option<Action> {
+    if let Some(a) = t.nodes[0].regrets[0]
+        .as_ref()
+        .and_then(|r| r.final_choice(rng.random()))
+    {
+        return Some(a);
+    }
+    let nodes = &t.nodes;
+    nodes[0]
+        .children
+        .iter()
+        .map(|c| &nodes[*c as usize])
+        .filter(|n| n.action.is_some())
+        .max_by(|a, b| {
+            a.visits
+                .cmp(&b.visits)
+                .then(a.reward.partial_cmp(&b.reward).unwrap_or(std::cmp::Ordering::Equal))
+        })?
+        .action
+}
+
+/// Searches `iterations` from `view` while it is the opponent's move (pondering): the statistics
+/// stay in `tree` for the bot's next decision. `None` when there is nothing to search (the bot's
+/// own move, the game over, a view that cannot be determinized).
+pub fn ponder(
+    tree: &mut Option<Tree>,
+    view: &View,
+    config: &BotConfig,
+    iterations: u32,
+    rng: &mut ChaCha20Rng,
+) -> Option<SearchStats> {
+    if !view.legal_actions.is_empty() || view.outcome.is_some() || config.split_levels == 0 {
+        return None;
+    }
+    let untimed = BotConfig {
+        time_limit: None,
+        ..*config
+    };
+    grow(tree, view, &untimed, iterations, rng)
+}
+
+/// Runs up to `budget` iterations (fewer at the time cap) from the node of `view` in `tree`.
+fn grow(
+    tree: &mut Option<Tree>,
+    view: &View,
+    config: &BotConfig,
+    budget: u32,
+    rng: &mut ChaCha20Rng,
+) -> Option<SearchStats> {
+    let Viewer::Seat(me) = view.viewer else {
+        return None;
+    };
     // A view that cannot be determinized gives no search; the caller plays a legal action.
     Game::sample_from_view(view, rng.random()).ok()?;
+    // Who moves at the root: the bot when it has a move (it comes first when both choose at
+    // once), else the opponent (pondering).
+    let root_actor = if view.legal_actions.is_empty() {
+        me.opponent()
+    } else {
+        me
+    };
+    let t = prepare(tree, view, me, root_actor, config);
+    let reused = t.root_visits();
     let opp_located = view.player(me.opponent()).modifiers.located;
     let me_located = view.player(me).modifiers.located;
     let start = Instant::now();
     let mut fast = Fast(rng.random());
-    let mut nodes: Vec<Node> = vec![Node {
-        action: None,
-        mover: me.opponent(),
-        children: Vec::new(),
-        index: None,
-        visits: 0,
-        avail: 0,
-        reward: 0.0,
-        regrets: [None, None],
-    }];
     let mut buf: Vec<Action> = Vec::with_capacity(64);
     let mut path: Vec<usize> = Vec::with_capacity(64);
     let mut legal_children: Vec<usize> = Vec::with_capacity(64);
     // The regret-matching selections of this iteration: node, whose (0 the bot, 1 the opponent).
     let mut sampled: Vec<(usize, usize, Sampled)> = Vec::new();
-    let budget = config.iterations.max(1);
     let mut done = 0u32;
     while done < budget {
         if let Some(limit) = config.time_limit
@@ -114,109 +177,71 @@ pub fn search_with_stats(view: &View, config: &BotConfig, rng: &mut ChaCha20Rng)
         sampled.clear();
         let mut node = 0usize;
         let mut expanded = false;
+        // Observation levels passed from the root (`u8::MAX` once under a pooled move).
+        let mut level = 0u8;
         while !expanded && !g.is_over() {
-            // Who acts: the bot at the root; below it, the opponent first when both must act.
-            let seat = if node == 0 {
-                g.legal_actions_into(me, &mut buf);
-                me
+            // Who acts: see `root_actor`; below the root, the opponent first when both must act.
+            let first = if node == 0 { root_actor } else { me.opponent() };
+            g.legal_actions_into(first, &mut buf);
+            let seat = if buf.is_empty() {
+                g.legal_actions_into(first.opponent(), &mut buf);
+                first.opponent()
             } else {
-                g.legal_actions_into(me.opponent(), &mut buf);
-                if buf.is_empty() {
-                    g.legal_actions_into(me, &mut buf);
-                    me
-                } else {
-                    me.opponent()
-                }
+                first
             };
             if buf.is_empty() {
                 break;
             }
-            if seat != me && unobserved(&buf[0], me, opp_located) {
+            let (child, action) = if seat != me && unobserved(&buf[0], me, opp_located) {
                 // One shared child for every secret opponent move, drawn by regret matching (or
                 // at random).
                 let a = if config.mixed {
-                    let (a, s) = nodes[node].regrets[1].get_or_insert_default().sample(&buf, &mut fast);
+                    let (a, s) = t.nodes[node].regrets[1].get_or_insert_default().sample(&buf, &mut fast);
                     sampled.push((node, 1, s));
                     a
                 } else {
                     buf[fast.below(buf.len())]
                 };
-                let found = nodes[node]
+                let found = t.nodes[node]
                     .children
                     .iter()
-                    .find(|c| nodes[**c as usize].action.is_none())
+                    .find(|c| t.nodes[**c as usize].action.is_none())
                     .map(|c| *c as usize);
-                let child = take_child(&mut nodes, node, found, None, seat, &mut expanded);
-                if g.apply(seat, a).is_err() {
-                    break;
-                }
-                path.push(child);
-                node = child;
-                continue;
-            }
-            if seat == me && config.mixed && unobserved(&buf[0], me.opponent(), me_located) {
+                (take_child(t, node, found, None, seat, &mut expanded), a)
+            } else if seat == me && config.mixed && unobserved(&buf[0], me.opponent(), me_located) {
                 // The bot's own secret choice: regret matching, the child by action.
-                let (a, s) = nodes[node].regrets[0].get_or_insert_default().sample(&buf, &mut fast);
+                let (a, s) = t.nodes[node].regrets[0].get_or_insert_default().sample(&buf, &mut fast);
                 sampled.push((node, 0, s));
-                let found = find_child(&nodes[node], &nodes, a);
-                let child = take_child(&mut nodes, node, found, Some(a), seat, &mut expanded);
-                if g.apply(seat, a).is_err() {
-                    break;
-                }
-                path.push(child);
-                node = child;
-                continue;
-            }
-            // Availability of the children legal here, and an untried action if any.
-            let mut untried: Option<Action> = None;
-            let mut n_untried = 0usize;
-            legal_children.clear();
-            for a in &buf {
-                match find_child(&nodes[node], &nodes, *a) {
-                    Some(c) => {
-                        nodes[c].avail += 1;
-                        legal_children.push(c);
-                    }
-                    None => {
-                        n_untried += 1;
-                        // Reservoir sampling: a uniform untried action.
-                        if fast.below(n_untried) == 0 {
-                            untried = Some(*a);
-                        }
-                    }
-                }
-            }
-            let (child, action) = if let Some(a) = untried {
-                expanded = true;
-                let c = push_child(&mut nodes, node, Some(a), seat);
-                nodes[c].avail += 1;
-                (c, a)
+                let found = t.find_child(node, a);
+                (take_child(t, node, found, Some(a), seat, &mut expanded), a)
             } else {
-                let mut best = usize::MAX;
-                let mut best_score = f64::NEG_INFINITY;
-                for c in &legal_children {
-                    let n = &nodes[*c];
-                    let visits = f64::from(n.visits.max(1));
-                    let score = n.reward / visits + EXPLORATION * (f64::from(n.avail.max(1)).ln() / visits).sqrt();
-                    if score > best_score {
-                        best_score = score;
-                        best = *c;
-                    }
-                }
-                let Some(a) = nodes.get(best).and_then(|n| n.action) else {
+                let Some(step) = select(t, node, seat, &buf, &mut legal_children, &mut fast, &mut expanded) else {
                     break;
                 };
-                (best, a)
+                step
             };
-            if g.apply(seat, action).is_err() {
-                break;
-            }
+            let Ok(events) = g.apply(seat, action) else { break };
             path.push(child);
             node = child;
+            if t.splits(child, level, config.split_levels) {
+                level = level.saturating_add(1);
+                let obs = tree::observation(&events, me);
+                let (c, new) = t.observation_child(child, obs);
+                expanded |= new;
+                let n = &mut t.nodes[c];
+                if n.key == 0 && n.visits >= tree::KEY_AFTER {
+                    // Every determinization here gives the bot this same view.
+                    n.key = view_key(&g.view(Viewer::Seat(me)));
+                }
+                path.push(c);
+                node = c;
+            } else {
+                level = u8::MAX;
+            }
         }
         let outcome = playout(&mut g, config.playout, &mut fast, &mut buf);
         for (i, n) in path.iter().enumerate() {
-            let n = &mut nodes[*n];
+            let n = &mut t.nodes[*n];
             n.visits += 1;
             if i > 0 {
                 n.reward += reward(outcome, n.mover, &g);
@@ -225,36 +250,89 @@ pub fn search_with_stats(view: &View, config: &BotConfig, rng: &mut ChaCha20Rng)
         for (n, who, s) in &sampled {
             let seat = if *who == 0 { me } else { me.opponent() };
             let value = reward(outcome, seat, &g);
-            if let Some(r) = nodes[*n].regrets[*who].as_mut() {
+            if let Some(r) = t.nodes[*n].regrets[*who].as_mut() {
                 r.update(s, value);
             }
         }
     }
-    let stats = SearchStats {
+    Some(SearchStats {
         iterations: done,
-        nodes: nodes.len(),
-    };
-    if let Some(a) = nodes[0].regrets[0].as_ref().and_then(|r| r.final_choice(rng.random())) {
-        return Some((a, stats));
+        nodes: t.nodes.len(),
+        reused,
+    })
+}
+
+/// The tree to search `view` in: `tree` moved to the view's node when it holds one (and the
+/// search keeps trees), else a fresh one.
+fn prepare<'t>(
+    tree: &'t mut Option<Tree>,
+    view: &View,
+    me: Faction,
+    actor: Faction,
+    config: &BotConfig,
+) -> &'t mut Tree {
+    let key = if config.split_levels > 0 { view_key(view) } else { 0 };
+    let keep = config.split_levels > 0 && tree.as_mut().is_some_and(|t| t.reroot(key, actor));
+    if !keep {
+        *tree = Some(Tree::fresh(key, me));
     }
-    let root = &nodes[0];
-    let best = root
-        .children
-        .iter()
-        .map(|c| &nodes[*c as usize])
-        .filter(|n| n.action.is_some())
-        .max_by(|a, b| {
-            a.visits
-                .cmp(&b.visits)
-                .then(a.reward.partial_cmp(&b.reward).unwrap_or(std::cmp::Ordering::Equal))
-        })?;
-    best.action.map(|a| (a, stats))
+    tree.get_or_insert_with(|| Tree::fresh(key, me))
+}
+
+/// UCB1 among the children legal here (their availability counted), or the expansion of an
+/// untried legal action: the child and its action.
+fn select(
+    t: &mut Tree,
+    node: usize,
+    seat: Faction,
+    legal: &[Action],
+    legal_children: &mut Vec<usize>,
+    fast: &mut Fast,
+    expanded: &mut bool,
+) -> Option<(usize, Action)> {
+    let mut untried: Option<Action> = None;
+    let mut n_untried = 0usize;
+    legal_children.clear();
+    for a in legal {
+        match t.find_child(node, *a) {
+            Some(c) => {
+                t.nodes[c].avail += 1;
+                legal_children.push(c);
+            }
+            None => {
+                n_untried += 1;
+                // Reservoir sampling: a uniform untried action.
+                if fast.below(n_untried) == 0 {
+                    untried = Some(*a);
+                }
+            }
+        }
+    }
+    if let Some(a) = untried {
+        *expanded = true;
+        let c = t.push_child(node, Some(a), seat);
+        t.nodes[c].avail += 1;
+        return Some((c, a));
+    }
+    let mut best = usize::MAX;
+    let mut best_score = f64::NEG_INFINITY;
+    for c in legal_children.iter() {
+        let n = &t.nodes[*c];
+        let visits = f64::from(n.visits.max(1));
+        let score = n.reward / visits + EXPLORATION * (f64::from(n.avail.max(1)).ln() / visits).sqrt();
+        if score > best_score {
+            best_score = score;
+            best = *c;
+        }
+    }
+    let a = t.nodes.get(best).and_then(|n| n.action)?;
+    Some((best, a))
 }
 
 /// The child `found` of `parent`, or a new one for `action` (the iteration's expansion), counted as
 /// available once more: the step into a secret choice's child, the opponent's or the bot's own.
 fn take_child(
-    nodes: &mut Vec<Node>,
+    t: &mut Tree,
     parent: usize,
     found: Option<usize>,
     action: Option<Action>,
@@ -263,51 +341,10 @@ fn take_child(
 ) -> usize {
     let child = found.unwrap_or_else(|| {
         *expanded = true;
-        push_child(nodes, parent, action, mover)
+        t.push_child(parent, action, mover)
     });
-    nodes[child].avail += 1;
+    t.nodes[child].avail += 1;
     child
-}
-
-fn push_child(nodes: &mut Vec<Node>, parent: usize, action: Option<Action>, mover: Faction) -> usize {
-    let i = nodes.len();
-    nodes.push(Node {
-        action,
-        mover,
-        children: Vec::new(),
-        index: None,
-        visits: 0,
-        avail: 0,
-        reward: 0.0,
-        regrets: [None, None],
-    });
-    let p = &mut nodes[parent];
-    p.children.push(i as u32);
-    if let Some(a) = action {
-        if let Some(index) = &mut p.index {
-            index.insert(a, i as u32);
-        } else if p.children.len() > INDEX_FROM {
-            let children = p.children.clone();
-            let index: HashMap<Action, u32> = children
-                .iter()
-                .filter_map(|c| nodes[*c as usize].action.map(|a| (a, *c)))
-                .collect();
-            nodes[parent].index = Some(index);
-        }
-    }
-    i
-}
-
-/// The child of `node` reached by `action`.
-fn find_child(node: &Node, nodes: &[Node], action: Action) -> Option<usize> {
-    match &node.index {
-        Some(index) => index.get(&action).map(|c| *c as usize),
-        None => node
-            .children
-            .iter()
-            .map(|c| *c as usize)
-            .find(|c| nodes[*c].action == Some(action)),
-    }
 }
 
 /// Whether `me` cannot see which of these moves of the other seat was made (the other seat's
