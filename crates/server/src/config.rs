@@ -70,6 +70,11 @@ pub struct Config {
     /// Milliseconds the computer opponent takes at least per move, so that a person can follow.
     #[arg(long, env = "EVR_COMPUTER_DELAY_MS", default_value_t = 800)]
     pub computer_delay_ms: u64,
+    /// Iterations the Hard computer may search during each of a person's moves (pondering), so
+    /// that its next decision starts from them; only while a core is spare (at most one pondering
+    /// room per core beyond the first). 0: it never ponders.
+    #[arg(long, env = "EVR_COMPUTER_PONDER_ITERATIONS", default_value_t = 8_000)]
+    pub computer_ponder_iterations: u32,
     /// Kernel send buffer per connection in bytes (default: the system's). A smaller buffer
     /// bounds memory per connection and detects a client that stopped reading sooner.
     #[arg(long, env = "EVR_SOCKET_SEND_BUFFER")]
@@ -195,6 +200,7 @@ impl Config {
             outbound_queue: 256,
             socket_send_buffer: None,
             computer_delay_ms: 0,
+            computer_ponder_iterations: 8_000,
             room_idle_secs: 600,
             room_hibernate_secs: 30,
             test_fixed_seed: None,

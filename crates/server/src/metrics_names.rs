@@ -15,6 +15,8 @@ pub const ERRORS: &str = "evr_errors_total";
 pub const SLOW_CONSUMERS: &str = "evr_slow_consumers_total";
 /// Seconds from receiving an action to queueing the resulting updates for every connection.
 pub const ACTION_TO_BROADCAST: &str = "evr_action_to_broadcast_seconds";
+/// Iterations the Hard computer searched while the person moved (pondering).
+pub const COMPUTER_PONDER_ITERATIONS: &str = "evr_computer_ponder_iterations_total";
 /// Wrong join codes typed with a room code (a rising count is someone guessing).
 pub const WRONG_JOIN_CODES: &str = "evr_wrong_join_codes_total";
 /// Seats moved to another device with a transfer link.

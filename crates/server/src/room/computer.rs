@@ -1,22 +1,93 @@
 //! The computer opponent: in a room created against the computer it holds the guest seat. It
 //! decides from its seat's own view (never the full game), off the room's task, and acts after a
 //! humane delay through the same commit-then-broadcast path as a person.
+//!
+//! The Hard computer also thinks while the person does (pondering): from its own view, during
+//! the person's move, it searches on in slices, and its next decision starts from that tree
+//! (`evr_bot::Bot::ponder`). Only while a core is spare, and never more than the configured
+//! iterations per move of the person.
 
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Instant;
 
 use evr_bot::{Bot, BotConfig, Level};
 use evr_protocol::ComputerLevel;
-use evr_rules::{Action, Viewer};
+use evr_rules::{Action, View, Viewer};
+use tokio::sync::Semaphore;
 
 use super::seat::Seat;
 use super::{Command, Room};
+use crate::metrics_names as m;
+
+/// Rooms pondering at once in this process: one per core beyond the first, so that pondering
+/// never takes the core that serves the players' moves (none on a single core).
+static PONDER_SLOTS: LazyLock<Arc<Semaphore>> = LazyLock::new(|| {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    Arc::new(Semaphore::new(cores.saturating_sub(1)))
+});
+
+/// Iterations per slice of pondering. The bot is locked for one slice at a time (a few ms), so a
+/// decision that must start waits no longer than that.
+const PONDER_SLICE: u32 = 256;
 
 /// The computer's seat.
 pub(super) struct ComputerSeat {
     bot: Arc<Mutex<Bot>>,
+    level: Level,
     /// A decision is being computed; there is at most one at a time.
     pub(super) thinking: bool,
+    /// Set to stop the pondering under way, if any.
+    pondering: Option<Arc<AtomicBool>>,
+}
+
+impl ComputerSeat {
+    /// Stops the pondering under way (it ends after its current slice).
+    fn stop_pondering(&mut self) {
+        if let Some(stop) = self.pondering.take() {
+            stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Ponders up to `iterations` on `view` (the computer's, while the person moves), when it
+    /// plays Hard, once a core is spare.
+    fn start_pondering(&mut self, view: View, iterations: u32) {
+        if self.level != Level::Hard || iterations == 0 || view.outcome.is_some() {
+            return;
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        self.pondering = Some(stop.clone());
+        let bot = self.bot.clone();
+        tokio::spawn(async move {
+            // Waits for a spare core (this room's previous pondering may still end its slice);
+            // stopped meanwhile, it gives the slot back at once.
+            let Ok(slot) = PONDER_SLOTS.clone().acquire_owned().await else {
+                return;
+            };
+            if stop.load(Ordering::Relaxed) {
+                return;
+            }
+            let _ = tokio::task::spawn_blocking(move || {
+                let _slot = slot;
+                let mut done = 0;
+                while done < iterations && !stop.load(Ordering::Relaxed) {
+                    let Ok(mut bot) = bot.lock() else { return };
+                    let Some(stats) = bot.ponder(&view, PONDER_SLICE.min(iterations - done)) else {
+                        return;
+                    };
+                    done += stats.iterations.max(1);
+                    metrics::counter!(m::COMPUTER_PONDER_ITERATIONS).increment(u64::from(stats.iterations));
+                }
+            })
+            .await;
+        });
+    }
+}
+
+impl Drop for ComputerSeat {
+    fn drop(&mut self) {
+        self.stop_pondering();
+    }
 }
 
 impl ComputerSeat {
@@ -28,7 +99,9 @@ impl ComputerSeat {
         };
         ComputerSeat {
             bot: Arc::new(Mutex::new(Bot::new(BotConfig::new(level, seed)))),
+            level,
             thinking: false,
+            pondering: None,
         }
     }
 }
@@ -36,8 +109,11 @@ impl ComputerSeat {
 impl Room {
     /// Starts the computer's next decision if it has one to make: its own moves, simultaneous
     /// choices and answers to its pending choices, and accepting a rematch the person asked for.
+    /// While the person moves instead, the computer ponders on its new view.
     pub(super) fn schedule_computer(&mut self) {
         let Some(seat) = &mut self.computer else { return };
+        // Whatever it pondered on is out of date: the game moved.
+        seat.stop_pondering();
         if seat.thinking || self.current.is_over() {
             return;
         }
@@ -48,6 +124,7 @@ impl Room {
         let viewer = Viewer::Seat(faction);
         let view = self.current.game.view(viewer);
         if view.legal_actions.is_empty() {
+            seat.start_pondering(view, self.config.computer_ponder_iterations);
             return;
         }
         seat.thinking = true;

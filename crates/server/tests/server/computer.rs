@@ -130,3 +130,51 @@ async fn the_computer_agrees_to_reveal_the_tutorial_once_it_is_over() -> Result<
     evr_replay::verify(&replay).map_err(|e| anyhow::anyhow!("{e}"))?;
     server.stop().await
 }
+
+/// The Hard computer thinks while the person does (pondering), and still answers every move.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_hard_computer_ponders_while_the_person_thinks() -> Result<()> {
+    const PONDERED: &str = "evr_computer_ponder_iterations_total";
+    let server = support::start("computer-ponder").await?;
+    let mut options = support::options(Mode::Full);
+    options.opponent = Some(Opponent::Computer {
+        level: ComputerLevel::Hard,
+    });
+    let created = support::create_room(server.addr, &options).await?;
+    let (mut me, welcome) = Client::hello(server.addr, &created.code, Some(&created.token), None).await?;
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
+    let (mut seq, mut view) = (welcome.seq, welcome.view);
+    let mut acted_on = None;
+    let (mut watched, mut computer_moves) = (0, 0);
+    while watched < 3 || computer_moves < 6 {
+        assert!(view.outcome.is_none(), "the game ended before it was seen pondering");
+        let legal = &view.legal_actions;
+        if !legal.is_empty() && acted_on != Some(seq) {
+            // On the person's own struggle turn the computer has nothing to decide: it ponders.
+            let my_turn = view.phase == evr_rules::PhaseName::Struggle && view.turn == Some(created.seat);
+            if my_turn && view.pending.is_none() && watched < 3 {
+                let before = crate::memory::counter(server.addr, PONDERED).await?;
+                crate::memory::counter_reaches(server.addr, PONDERED, before + 256.0).await?;
+                watched += 1;
+            }
+            let action = legal[rng.random_range(0..legal.len())];
+            me.send(&support::action(seq, format!("p{seq}"), action)).await?;
+            acted_on = Some(seq);
+        }
+        match me.recv().await? {
+            ServerMsg::Update { seq: s, .. } => {
+                let before = view.legal_actions.is_empty();
+                (seq, view) = (s, me.current_view()?);
+                // An update while the person had nothing to do is the computer's move.
+                computer_moves += usize::from(before);
+            }
+            ServerMsg::Error {
+                code: ErrorCode::StaleAction,
+                ..
+            } => acted_on = None,
+            m @ ServerMsg::Error { .. } => bail!("unexpected error {m:?}"),
+            _ => {}
+        }
+    }
+    server.stop().await
+}

@@ -9,7 +9,7 @@ use evr_rules::Mode;
 use crate::support::{self, Client, Seats, Welcome};
 
 /// The value of a counter on `/metrics` (0 before it is first counted).
-async fn counter(addr: SocketAddr, name: &str) -> Result<f64> {
+pub(crate) async fn counter(addr: SocketAddr, name: &str) -> Result<f64> {
     let (_, text) = support::http(addr, "GET", "/metrics", None).await?;
     Ok(text
         .lines()
@@ -18,7 +18,7 @@ async fn counter(addr: SocketAddr, name: &str) -> Result<f64> {
 }
 
 /// Waits (up to 15 s) until counter `name` reaches `at_least`; returns how long that took.
-async fn counter_reaches(addr: SocketAddr, name: &str, at_least: f64) -> Result<Duration> {
+pub(crate) async fn counter_reaches(addr: SocketAddr, name: &str, at_least: f64) -> Result<Duration> {
     let mut waited = Duration::ZERO;
     while counter(addr, name).await? < at_least {
         if waited > Duration::from_secs(15) {
