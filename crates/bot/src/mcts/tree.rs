@@ -37,8 +37,9 @@ pub(crate) struct Node {
     /// there ([`view_key`]; 0 before).
     pub key: u64,
     pub children: Vec<u32>,
-    /// Action to child, once there are many children.
-    pub index: Option<HashMap<Action, u32>>,
+    /// Action to child, once there are many children (boxed: few nodes have one, and a kept tree
+    /// holds every node in memory between moves).
+    pub index: Option<Box<HashMap<Action, u32>>>,
     pub visits: u32,
     pub avail: u32,
     pub reward: f64,
@@ -185,7 +186,7 @@ impl Tree {
                     .iter()
                     .filter_map(|c| self.nodes[*c as usize].action.map(|a| (a, *c)))
                     .collect();
-                self.nodes[parent].index = Some(index);
+                self.nodes[parent].index = Some(Box::new(index));
             }
         }
         i
