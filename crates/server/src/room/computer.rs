@@ -21,10 +21,10 @@ use super::{Command, Room};
 use crate::metrics_names as m;
 
 /// Rooms pondering at once in this process: one per core beyond the first, so that pondering
-/// never takes the core that serves the players' moves (none on a single core).
-static PONDER_SLOTS: LazyLock<Arc<Semaphore>> = LazyLock::new(|| {
+/// never takes the core that serves the players' moves; `None` on a single core (no pondering).
+static PONDER_SLOTS: LazyLock<Option<Arc<Semaphore>>> = LazyLock::new(|| {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    Arc::new(Semaphore::new(cores.saturating_sub(1)))
+    (cores > 1).then(|| Arc::new(Semaphore::new(cores - 1)))
 });
 
 /// Iterations per slice of pondering. The bot is locked for one slice at a time (a few ms), so a
@@ -55,13 +55,14 @@ impl ComputerSeat {
         if self.level != Level::Hard || iterations == 0 || view.outcome.is_some() {
             return;
         }
+        let Some(slots) = PONDER_SLOTS.clone() else { return };
         let stop = Arc::new(AtomicBool::new(false));
         self.pondering = Some(stop.clone());
         let bot = self.bot.clone();
         tokio::spawn(async move {
             // Waits for a spare core (this room's previous pondering may still end its slice);
             // stopped meanwhile, it gives the slot back at once.
-            let Ok(slot) = PONDER_SLOTS.clone().acquire_owned().await else {
+            let Ok(slot) = slots.acquire_owned().await else {
                 return;
             };
             if stop.load(Ordering::Relaxed) {
