@@ -4,12 +4,14 @@
 //!
 //! ```text
 //! evr-tournament <level-a> <level-b> [--games N] [--iters N] [--iters-b N] [--seed N]
-//!                [--threads N] [--time-ms N]
+//!                [--threads N] [--time-ms N] [--split-levels N]
 //! ```
 //!
 //! Levels: random, easy, normal, hard. `--iters` is the ISMCTS iteration budget of a search level
 //! (both sides unless `--iters-b` is given); the default is the level's own. `--time-ms` adds a
-//! wall-time cap per decision (off by default: results then depend only on the seed). Game `i`
+//! wall-time cap per decision (off by default: results then depend only on the seed);
+//! `--split-levels` the search's `BotConfig::split_levels` (0: no kept tree, the search before
+//! stop 45, which the sides' measurement plays). Game `i`
 //! uses seed `seed * 1_000_003 + i`; A plays the Rebel in even games and the Imperial in odd
 //! ones. The report gives A's wins, draws and losses, its score (a draw counts half) with a 95%
 //! Wilson interval, and the time per decision (decisions with more than one legal action).
@@ -31,11 +33,12 @@ struct Args {
     seed: u64,
     threads: usize,
     time_ms: Option<u64>,
+    split_levels: Option<u8>,
 }
 
 fn usage() -> String {
     "usage: evr-tournament <level-a> <level-b> [--games N] [--iters N] [--iters-b N] [--seed N] [--threads N] \
-     [--time-ms N]\nlevels: random, easy, normal, hard"
+     [--time-ms N] [--split-levels N]\nlevels: random, easy, normal, hard"
         .to_string()
 }
 
@@ -51,6 +54,7 @@ fn parse_args() -> Result<Args> {
         seed: 1,
         threads: 2,
         time_ms: None,
+        split_levels: None,
     };
     let mut i = 0;
     while i < raw.len() {
@@ -78,6 +82,7 @@ fn parse_args() -> Result<Args> {
             "--seed" => args.seed = num()?,
             "--threads" => args.threads = (num()? as usize).max(1),
             "--time-ms" => args.time_ms = Some(num()?),
+            "--split-levels" => args.split_levels = Some(u8::try_from(num()?).context("--split-levels: 0 to 255")?),
             _ => bail!("unknown flag {flag}\n{}", usage()),
         }
         i += 2;
@@ -104,9 +109,12 @@ struct GameResult {
     slowest: [(Duration, String); 2],
 }
 
-fn config(level: Level, seed: u64, iters: Option<u32>, time_ms: Option<u64>) -> BotConfig {
+fn config(level: Level, seed: u64, iters: Option<u32>, args: &Args) -> BotConfig {
     let mut c = BotConfig::with_iterations(level, seed, iters.unwrap_or(level.default_iterations()));
-    c.time_limit = time_ms.map(Duration::from_millis);
+    c.time_limit = args.time_ms.map(Duration::from_millis);
+    if let Some(n) = args.split_levels {
+        c.split_levels = n;
+    }
     c
 }
 
@@ -119,8 +127,8 @@ fn play(args: &Args, i: usize) -> Result<GameResult> {
         Faction::Imperial
     };
     let mut bots = [
-        Bot::new(config(args.a, seed ^ 0xA, args.iters_a, args.time_ms)),
-        Bot::new(config(args.b, seed ^ 0xB, args.iters_b, args.time_ms)),
+        Bot::new(config(args.a, seed ^ 0xA, args.iters_a, args)),
+        Bot::new(config(args.b, seed ^ 0xB, args.iters_b, args)),
     ];
     let mut times = [Vec::new(), Vec::new()];
     let mut slowest = [(Duration::ZERO, String::new()), (Duration::ZERO, String::new())];
