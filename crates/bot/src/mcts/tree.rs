@@ -268,3 +268,46 @@ pub fn view_key(view: &View) -> u64 {
     let _ = serde_json::to_writer(&mut w, view);
     w.0.finish()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tree with a root, two moves, an observation below the first (keyed 7) and a move below it.
+    fn small() -> Tree {
+        let mut t = Tree::fresh(1, Faction::Rebel);
+        let pass = t.push_child(0, Some(Action::Pass), Faction::Rebel);
+        t.push_child(0, Some(Action::PlayCard), Faction::Rebel);
+        let (seen, _) = t.observation_child(pass, 42);
+        t.nodes[seen].key = 7;
+        t.push_child(seen, Some(Action::PlayCard), Faction::Imperial);
+        t
+    }
+
+    #[test]
+    fn keeping_the_played_move_renumbers_its_subtree() {
+        let mut t = small();
+        t.keep_move(Action::Pass);
+        assert_eq!(t.nodes.len(), 3, "the move, its observation and the move below");
+        assert!(t.reroot(7, Faction::Imperial), "the observation is found by its key");
+        assert_eq!(t.nodes.len(), 2);
+        assert_eq!(t.find_child(0, Action::PlayCard), Some(1));
+    }
+
+    #[test]
+    fn keeping_a_move_never_searched_leaves_an_empty_tree() {
+        let mut t = small();
+        let card = evr_rules::Card::all_of(Faction::Rebel).next().expect("a Rebel card");
+        t.keep_move(Action::UsePower { card });
+        assert_eq!(t.nodes.len(), 1);
+        assert!(t.nodes[0].children.is_empty(), "no child numbers left pointing nowhere");
+        assert!(!t.reroot(7, Faction::Imperial));
+    }
+
+    #[test]
+    fn a_node_whose_moves_are_the_other_seats_is_not_a_root_for_this_one() {
+        let mut t = small();
+        t.keep_move(Action::Pass);
+        assert!(!t.reroot(7, Faction::Rebel), "below the observation the Imperial moves");
+    }
+}
