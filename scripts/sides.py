@@ -15,12 +15,15 @@ per batch with its seed, so that every batch is reproducible (`evr-tournament ha
                                                  interval, and the edge in rating points
 
 The first batches' seeds start at 302 (seed 301 was the first look's 200 games, listed first).
+`seconds` is the batch's CPU time from seeds 372 and 418 on; before, it was the batch's wall time,
+which overstates the cost of the batches played at nice 19 beside other work (368-370, 414-416).
 `run` needs `target/release/evr-tournament` (cargo build --release -p evr-bot)."""
 
 import csv
 import math
 import pathlib
 import re
+import resource
 import subprocess
 import sys
 
@@ -47,18 +50,21 @@ def run(batches, first=302, binary=ROOT / "target/release/evr-tournament"):
     while batches is None or played < batches:
         while seed in done:
             seed += 1
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         out = subprocess.run(
             [str(binary), "hard", "hard", "--games", str(GAMES),
              "--seed", str(seed), "--threads", "1", "--iters", str(ITERATIONS), "--split-levels", "0"],
             check=True, capture_output=True, text=True).stdout
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         sides = re.search(r"sides: Rebel (\d+) wins, Imperial (\d+) wins, (\d+) draws", out)
-        secs = re.search(r", ([\d.]+) s\n", out)
+        # CPU seconds of the batch, not its wall time (a run at nice 19 beside other work waits).
+        secs = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         new = not CSV.exists()
         with CSV.open("a", newline="") as f:
             w = csv.writer(f)
             if new:
                 w.writerow(FIELDS)
-            w.writerow([seed, GAMES, sides[1], sides[2], sides[3], secs[1]])
+            w.writerow([seed, GAMES, sides[1], sides[2], sides[3], f"{secs:.1f}"])
         print(f"seed {seed}: Rebel {sides[1]}, Imperial {sides[2]}, draws {sides[3]}", flush=True)
         done.add(seed)
         played += 1
