@@ -1,7 +1,7 @@
 //! Playing against the computer: it holds the other seat from the start, acts on its own (its
 //! decisions come from its seat's view only), accepts rematches, and spectators can watch.
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use evr_protocol::{ClientMsg, ComputerLevel, ErrorCode, Opponent, Role, ServerMsg};
 use evr_rules::{Mode, View};
 use rand::{RngExt, SeedableRng};
@@ -142,19 +142,26 @@ async fn the_hard_computer_ponders_while_the_person_thinks() -> Result<()> {
     });
     let created = support::create_room(server.addr, &options).await?;
     let (mut me, welcome) = Client::hello(server.addr, &created.code, Some(&created.token), None).await?;
-    let mut rng = rand::rngs::SmallRng::seed_from_u64(11);
+    // The person's random moves come from this seed, printed with any failure.
+    const SEED: u64 = 11;
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(SEED);
     let (mut seq, mut view) = (welcome.seq, welcome.view);
     let mut acted_on = None;
     let (mut watched, mut computer_moves) = (0, 0);
     while watched < 3 || computer_moves < 6 {
-        assert!(view.outcome.is_none(), "the game ended before it was seen pondering");
+        assert!(
+            view.outcome.is_none(),
+            "the game ended before it was seen pondering (person's seed {SEED})"
+        );
         let legal = &view.legal_actions;
         if !legal.is_empty() && acted_on != Some(seq) {
             // On the person's own struggle turn the computer has nothing to decide: it ponders.
             let my_turn = view.phase == evr_rules::PhaseName::Struggle && view.turn == Some(created.seat);
             if my_turn && view.pending.is_none() && watched < 3 {
                 let before = crate::memory::counter(server.addr, PONDERED).await?;
-                crate::memory::counter_reaches(server.addr, PONDERED, before + 256.0).await?;
+                crate::memory::counter_reaches(server.addr, PONDERED, before + 256.0)
+                    .await
+                    .with_context(|| format!("person's seed {SEED}, turn {watched}"))?;
                 watched += 1;
             }
             let action = legal[rng.random_range(0..legal.len())];
