@@ -2,7 +2,7 @@
 """Which side is favoured: the `hard` computer (at 2,000 iterations, as when this began) against
 itself, in batches of 50 games that add up across runs (and sessions) in bench/sides.csv, one line
 per batch with its seed, so that every batch is reproducible (`evr-tournament hard hard --games 50
---seed SEED --threads 1 --iters 2000 --split-levels 0` plays the same games) and none is counted twice.
+--seed SEED --threads 1 --iters 2000 --split-levels 0 --value-rounds 0` plays the same games) and none is counted twice.
 
     python3 scripts/sides.py run [--batches N] [--from SEED] [--binary PATH]
                                                  play N more batches (default: until stopped), their
@@ -30,7 +30,8 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 CSV = ROOT / "bench" / "sides.csv"
 # Hard's search as the measurement began (2,000 iterations; the level searches 8,000 since stop 44;
-# no kept tree, `--split-levels 0`: the level keeps one since stop 45): every batch plays the same
+# no kept tree, `--split-levels 0`: the level keeps one since stop 45; playouts to the end of the
+# game, `--value-rounds 0`: the level's stop after a round since stop 46): every batch plays the same
 # player, so the batches add up, and a game costs a quarter of today's.
 ITERATIONS = 2000
 FIELDS = ["seed", "games", "rebel_wins", "imperial_wins", "draws", "seconds"]
@@ -53,7 +54,7 @@ def run(batches, first=302, binary=ROOT / "target/release/evr-tournament"):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         out = subprocess.run(
             [str(binary), "hard", "hard", "--games", str(GAMES),
-             "--seed", str(seed), "--threads", "1", "--iters", str(ITERATIONS), "--split-levels", "0"],
+             "--seed", str(seed), "--threads", "1", "--iters", str(ITERATIONS), "--split-levels", "0", "--value-rounds", "0"],
             check=True, capture_output=True, text=True).stdout
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         sides = re.search(r"sides: Rebel (\d+) wins, Imperial (\d+) wins, (\d+) draws", out)

@@ -70,7 +70,7 @@ describe("UI", () => {
       });
     pick("hard");
     expect(note()).toContain("8,000 continuations");
-    expect(note()).toContain("87%");
+    expect(note()).toContain("73%");
     pick("easy");
     expect(note()).toContain("rule of thumb");
     pick("friend");

@@ -18,6 +18,7 @@ pub mod easy;
 pub mod mcts;
 pub mod playout;
 pub mod regret;
+pub mod value;
 
 use std::time::Duration;
 
@@ -25,6 +26,13 @@ use evr_rules::{Action, View};
 pub use playout::Policy;
 use rand::SeedableRng;
 use rand::rngs::ChaCha20Rng;
+
+/// The search levels' default [`BotConfig::exploration`]: UCB1's constant, in hundredths
+/// (rewards are in [0, 1]).
+pub const EXPLORATION: u16 = 70;
+
+/// The search levels' default [`BotConfig::value_rounds`].
+pub const VALUE_ROUNDS: u8 = 1;
 
 /// The search levels' default [`BotConfig::split_levels`].
 pub const SPLIT_LEVELS: u8 = 2;
@@ -58,16 +66,18 @@ impl Level {
         }
     }
 
-    /// The default search budget of the level: ISMCTS iterations per decision. Normal's 200 (400
-    /// before 2026-11-28) keep it as strong as the Normal before the new playouts (+447 [+397, +497]
-    /// against +454 [+420, +489] on the ladder) and 150+ Elo from both Easy and Hard (BENCHMARKS.md).
+    /// The default search budget of the level: ISMCTS iterations per decision. Normal's 100 (400
+    /// before 2026-11-28, 200 until stop 46): with playouts that stop after a round (stop 46)
+    /// 200 iterations came within 150 Elo of Hard (+140 [+84, +205]); at 100 Normal sits between
+    /// Easy and Hard, 150+ Elo from each (BENCHMARKS.md, "The computer's strength").
     /// Hard's 8,000 (2,000 before stop 44) beat the Hard of 2026-11-27 by +100 Elo or more (an SPRT
-    /// [0, +100] accepted it); it thinks ~0.1 s a move on average, within the humane delay a person
-    /// waits for any computer move (`--computer-delay-ms`, 800 ms), and its cap cuts the longest.
+    /// [0, +100] accepted it); it thinks ~0.05 s a move on average (~0.1 s before stop 46), within
+    /// the humane delay a person waits for any computer move (`--computer-delay-ms`, 800 ms), and
+    /// its cap cuts the longest.
     pub fn default_iterations(self) -> u32 {
         match self {
             Level::Random | Level::Easy => 0,
-            Level::Normal => 200,
+            Level::Normal => 100,
             Level::Hard => 8_000,
         }
     }
@@ -101,6 +111,11 @@ pub struct BotConfig {
     /// the next and pondering can help ([`mcts::tree`](mcts)). 0: the tree is keyed by moves
     /// alone and made afresh for every decision (the search before stop 45).
     pub split_levels: u8,
+    /// Playouts stop when this many rounds have ended and score the position with
+    /// [`value::TABLE`] (0: played to the end of the game, the search before stop 46).
+    pub value_rounds: u8,
+    /// UCB1's exploration constant in hundredths ([`EXPLORATION`]).
+    pub exploration: u16,
 }
 
 impl BotConfig {
@@ -114,6 +129,8 @@ impl BotConfig {
             playout: Policy::Heuristic,
             mixed: true,
             split_levels: SPLIT_LEVELS,
+            value_rounds: VALUE_ROUNDS,
+            exploration: EXPLORATION,
         }
     }
 
@@ -127,6 +144,8 @@ impl BotConfig {
             playout: Policy::Heuristic,
             mixed: true,
             split_levels: SPLIT_LEVELS,
+            value_rounds: VALUE_ROUNDS,
+            exploration: EXPLORATION,
         }
     }
 }

@@ -128,12 +128,17 @@ fn choose(g: &Game, f: Faction, legal: &[Action], obj: u32, fast: &mut Fast) -> 
     if pass { Action::Pass } else { random }
 }
 
-/// Plays `g` to the end (or the cap) with `policy`; the outcome, `None` at the cap.
-pub fn playout(g: &mut Game, policy: Policy, fast: &mut Fast, buf: &mut Vec<Action>) -> Option<Outcome> {
+/// Plays `g` with `policy` to the end, the cap, or (`rounds` > 0) until that many rounds have
+/// ended; the outcome, `None` when the game is not over.
+pub fn playout(g: &mut Game, policy: Policy, fast: &mut Fast, buf: &mut Vec<Action>, rounds: u8) -> Option<Outcome> {
     let mut round = u32::MAX;
     let mut obj = 0;
+    let stop = match rounds {
+        0 => u32::MAX,
+        n => g.round().saturating_add(u32::from(n)),
+    };
     for _ in 0..PLAYOUT_CAP {
-        if g.is_over() {
+        if g.is_over() || g.round() >= stop {
             break;
         }
         if policy == Policy::Heuristic && g.round() != round {

@@ -186,6 +186,10 @@ fn player_specs_parse_and_print_back() {
         "normal@i10,br",
         "hard@rp,br,s0",
         "hard@i2000,p16000",
+        "hard@i2000,v3",
+        "hard@rp,br,s0,v0",
+        "normal@i10,c40",
+        "hard@i8000,t800",
     ] {
         assert_eq!(PlayerSpec::parse(text).unwrap().name(), text);
     }
@@ -195,16 +199,19 @@ fn player_specs_parse_and_print_back() {
     assert!(PlayerSpec::parse("hard@iabc").is_err());
     assert!(PlayerSpec::parse("frozen-hard@rp").is_err());
     assert!(PlayerSpec::parse("flatmc@p100").is_err());
+    assert!(PlayerSpec::parse("flatmc@v1").is_err());
+    assert!(PlayerSpec::parse("greedy@c50").is_err());
 }
 
-/// With the earlier playouts, no regret matching and no kept tree, today's search is the frozen
-/// Hard's, decision for decision (what `hard@rp,br,s0` is quoted as in the README).
+/// With the earlier playouts, no regret matching, no kept tree and playouts to the end of the game,
+/// today's search is the frozen Hard's, decision for decision (what `hard@rp,br,s0,v0` is quoted
+/// as in the README).
 #[test]
 fn hard_without_its_changes_decides_as_the_frozen_hard() {
     use evr_bot::arena::Player;
     let (mut compared, mut steps) = (0, 0);
     for seed in 0..3u64 {
-        let mut today = Player::new(PlayerSpec::parse("hard@i150,rp,br,s0").unwrap(), seed);
+        let mut today = Player::new(PlayerSpec::parse("hard@i150,rp,br,s0,v0").unwrap(), seed);
         let mut frozen = Player::new(PlayerSpec::parse("frozen-hard@i150").unwrap(), seed);
         let mut rng = ChaCha20Rng::seed_from_u64(seed);
         let mut game = Game::new(Mode::Full, seed).unwrap();

@@ -30,7 +30,7 @@ fn heuristic_playouts_finish_and_beat_random_ones() {
         for seat in Faction::BOTH {
             let mut g = Game::sample_from_view(&game.view(Viewer::Seat(seat)), seed).unwrap();
             assert!(
-                playout(&mut g, Policy::Heuristic, &mut fast, &mut buf).is_some(),
+                playout(&mut g, Policy::Heuristic, &mut fast, &mut buf, 0).is_some(),
                 "seed {seed}"
             );
         }

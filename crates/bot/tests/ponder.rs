@@ -67,11 +67,12 @@ fn what_the_bot_pondered_is_found_again_at_its_next_decision() {
         reused += r;
     }
     assert!(after >= 30, "too few decisions after pondering to tell: {after}");
-    // 95 of 167 when written. The others: the random opponent's move, or the card it turned up,
-    // led to a node the pondering visited too little to key (`KEY_AFTER`), or to one below the
-    // split levels (an opponent's second move in a row).
+    // 95 of 167 when written (stop 45), 73 of 140 with playouts that stop after a round (stop 46).
+    // The others: the random opponent's move, or the card it turned up, led to a node the
+    // pondering visited too little to key (`KEY_AFTER`), or to one below the split levels (an
+    // opponent's second move in a row).
     assert!(
-        reused * 2 >= after,
+        reused * 5 >= after * 2,
         "only {reused} of {after} decisions found the pondered tree"
     );
 }

@@ -31,7 +31,9 @@ pub enum Kind {
 /// depends on the machine); for today's Normal and Hard only, `rp`: uniformly random playouts and
 /// `br`: no regret matching (the most visited child), `sN`: N observation levels split (0: a tree
 /// keyed by moves alone, made afresh each decision), to measure each change alone; `pN`: ponder N
-/// iterations during each opponent decision that has a choice.
+/// iterations during each opponent decision that has a choice; `vN`: playouts stop after N rounds
+/// and score the position by [`crate::value`] (0: to the end of the game); `cN`: UCB1's exploration
+/// constant in hundredths (70: 0.7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PlayerSpec {
     pub kind: Kind,
@@ -41,6 +43,8 @@ pub struct PlayerSpec {
     pub mixed: bool,
     pub split_levels: u8,
     pub ponder: u32,
+    pub value_rounds: u8,
+    pub exploration: u16,
 }
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -89,6 +93,8 @@ impl PlayerSpec {
             mixed: true,
             split_levels: crate::SPLIT_LEVELS,
             ponder: 0,
+            value_rounds: crate::VALUE_ROUNDS,
+            exploration: crate::EXPLORATION,
         };
         for part in budget.split(',').filter(|p| !p.is_empty()) {
             let bad = || SpecError::BadBudget(part.to_string());
@@ -109,7 +115,9 @@ impl PlayerSpec {
             match (unit, kind) {
                 ("s", Kind::Level(_)) => spec.split_levels = u8::try_from(n).map_err(|_| bad())?,
                 ("p", Kind::Level(_)) => spec.ponder = u32::try_from(n).map_err(|_| bad())?,
-                ("s" | "p", _) => return Err(bad()),
+                ("v", Kind::Level(_)) => spec.value_rounds = u8::try_from(n).map_err(|_| bad())?,
+                ("c", Kind::Level(_)) => spec.exploration = u16::try_from(n).map_err(|_| bad())?,
+                ("s" | "p" | "v" | "c", _) => return Err(bad()),
                 ("i", _) => spec.iterations = u32::try_from(n).map_err(|_| bad())?,
                 ("t", _) => {
                     spec.time_limit = Some(Duration::from_millis(n));
@@ -135,7 +143,8 @@ impl PlayerSpec {
             Kind::Level(l) => l.default_iterations(),
         };
         let mut parts = Vec::new();
-        if self.iterations != default && self.iterations != u32::MAX {
+        // With a time cap, a budget left out would read back as none (`hard@t800`: time alone).
+        if self.iterations != u32::MAX && (self.iterations != default || self.time_limit.is_some()) {
             parts.push(format!("i{}", self.iterations));
         }
         if let Some(t) = self.time_limit {
@@ -152,6 +161,12 @@ impl PlayerSpec {
         }
         if self.ponder > 0 {
             parts.push(format!("p{}", self.ponder));
+        }
+        if self.value_rounds != crate::VALUE_ROUNDS {
+            parts.push(format!("v{}", self.value_rounds));
+        }
+        if self.exploration != crate::EXPLORATION {
+            parts.push(format!("c{}", self.exploration));
         }
         if parts.is_empty() {
             base.to_string()
@@ -185,6 +200,8 @@ impl Player {
                 config.playout = spec.playout;
                 config.mixed = spec.mixed;
                 config.split_levels = spec.split_levels;
+                config.value_rounds = spec.value_rounds;
+                config.exploration = spec.exploration;
                 Player::Level(Bot::new(config))
             }
         }

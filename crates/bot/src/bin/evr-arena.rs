@@ -6,6 +6,7 @@
 //! evr-arena sprt   <A> <B> --elo0 E0 --elo1 E1 [--max-pairs N]  stops at H0, H1 or N pairs
 //! evr-arena ladder <P1> <P2> ... [--pairs N] [--adjacent K] [--anchor NAME]
 //! evr-arena rate   <results.jsonl>... [--anchor NAME]           the rating list of saved pairs
+//! evr-arena values [--games N] [--seed S]                      the playouts' value table (Rust)
 //! common: [--seed S] [--threads T] [--out results.jsonl]
 //! ```
 //!
@@ -40,10 +41,11 @@ struct Opts {
     adjacent: usize,
     anchor: String,
     out: Option<String>,
+    games: u32,
 }
 
 fn usage() -> &'static str {
-    "usage: evr-arena match|sprt|ladder <players...> | rate <files...> [--pairs N] [--max-pairs N] [--elo0 E] \
+    "usage: evr-arena match|sprt|ladder <players...> | rate <files...> | values [--games N] [--pairs N] [--max-pairs N] [--elo0 E] \
      [--elo1 E] [--seed S] [--threads T] [--adjacent K] [--anchor NAME] [--out FILE]"
 }
 
@@ -61,6 +63,7 @@ fn parse() -> Result<Opts> {
         adjacent: usize::MAX,
         anchor: "random".into(),
         out: None,
+        games: 200_000,
     };
     let mut i = 1;
     while i < raw.len() {
@@ -87,6 +90,7 @@ fn parse() -> Result<Opts> {
             "--adjacent" => o.adjacent = (num()? as usize).max(1),
             "--anchor" => o.anchor = v.clone(),
             "--out" => o.out = Some(v.clone()),
+            "--games" => o.games = num()? as u32,
             _ => bail!("unknown flag {arg}\n{}", usage()),
         }
         i += 2;
@@ -94,7 +98,7 @@ fn parse() -> Result<Opts> {
     let need = match o.mode.as_str() {
         "match" | "sprt" => 2,
         "ladder" => 2,
-        "rate" => 0,
+        "rate" | "values" => 0,
         _ => bail!(usage()),
     };
     if o.players.len() < need || (need == 2 && o.mode != "ladder" && o.players.len() != 2) {
@@ -390,8 +394,28 @@ fn rate(o: &Opts) -> Result<()> {
     print_ratings(&names, &matches, &o.anchor)
 }
 
+/// Prints `evr_bot::value::TABLE` as measured by `games` games of the playout policy.
+fn values(o: &Opts) {
+    let fit = evr_bot::value::fit(o.games, o.seed);
+    let table = fit.table();
+    println!("/// The Rebel's chance to win, in 1/10,000, at the start of a round with `[rebel VP][imperial VP]`");
+    println!("/// (`evr-arena values --games {} --seed {}`).", o.games, o.seed);
+    println!("pub const TABLE: [[u16; SIDE]; SIDE] = [");
+    for row in table {
+        let cells: Vec<String> = row.iter().map(|c| format!("{c:>5}")).collect();
+        println!("    [{}],", cells.join(", "));
+    }
+    println!("];");
+    let decided: Vec<String> = fit.decided.iter().map(|r| format!("{r:?}")).collect();
+    eprintln!("round starts per cell [rebel VP][imperial VP]:\n{}", decided.join("\n"));
+}
+
 fn main() -> Result<()> {
     let o = parse()?;
+    if o.mode == "values" {
+        values(&o);
+        return Ok(());
+    }
     let mut out = open_out(&o)?;
     println!(
         "evr-arena {}: seed {}, {} thread(s); budgets: {}",

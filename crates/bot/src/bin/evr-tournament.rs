@@ -4,14 +4,16 @@
 //!
 //! ```text
 //! evr-tournament <level-a> <level-b> [--games N] [--iters N] [--iters-b N] [--seed N]
-//!                [--threads N] [--time-ms N] [--split-levels N]
+//!                [--threads N] [--time-ms N] [--split-levels N] [--value-rounds N]
 //! ```
 //!
 //! Levels: random, easy, normal, hard. `--iters` is the ISMCTS iteration budget of a search level
 //! (both sides unless `--iters-b` is given); the default is the level's own. `--time-ms` adds a
 //! wall-time cap per decision (off by default: results then depend only on the seed);
 //! `--split-levels` the search's `BotConfig::split_levels` (0: no kept tree, the search before
-//! stop 45, which the sides' measurement plays). Game `i`
+//! stop 45, which the sides' measurement plays), `--value-rounds` its `BotConfig::value_rounds` (0:
+//! playouts to the end of the game, the search before stop 46, which the sides' measurement plays).
+//! Game `i`
 //! uses seed `seed * 1_000_003 + i`; A plays the Rebel in even games and the Imperial in odd
 //! ones. The report gives A's wins, draws and losses, its score (a draw counts half) with a 95%
 //! Wilson interval, and the time per decision (decisions with more than one legal action).
@@ -34,11 +36,12 @@ struct Args {
     threads: usize,
     time_ms: Option<u64>,
     split_levels: Option<u8>,
+    value_rounds: Option<u8>,
 }
 
 fn usage() -> String {
     "usage: evr-tournament <level-a> <level-b> [--games N] [--iters N] [--iters-b N] [--seed N] [--threads N] \
-     [--time-ms N] [--split-levels N]\nlevels: random, easy, normal, hard"
+     [--time-ms N] [--split-levels N] [--value-rounds N]\nlevels: random, easy, normal, hard"
         .to_string()
 }
 
@@ -55,6 +58,7 @@ fn parse_args() -> Result<Args> {
         threads: 2,
         time_ms: None,
         split_levels: None,
+        value_rounds: None,
     };
     let mut i = 0;
     while i < raw.len() {
@@ -83,6 +87,7 @@ fn parse_args() -> Result<Args> {
             "--threads" => args.threads = (num()? as usize).max(1),
             "--time-ms" => args.time_ms = Some(num()?),
             "--split-levels" => args.split_levels = Some(u8::try_from(num()?).context("--split-levels: 0 to 255")?),
+            "--value-rounds" => args.value_rounds = Some(u8::try_from(num()?).context("--value-rounds: 0 to 255")?),
             _ => bail!("unknown flag {flag}\n{}", usage()),
         }
         i += 2;
@@ -114,6 +119,9 @@ fn config(level: Level, seed: u64, iters: Option<u32>, args: &Args) -> BotConfig
     c.time_limit = args.time_ms.map(Duration::from_millis);
     if let Some(n) = args.split_levels {
         c.split_levels = n;
+    }
+    if let Some(n) = args.value_rounds {
+        c.value_rounds = n;
     }
     c
 }

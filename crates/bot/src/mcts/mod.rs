@@ -41,9 +41,6 @@ use crate::playout::{Fast, playout};
 use crate::regret::Sampled;
 pub use tree::{Tree, view_key};
 
-/// UCB1 exploration constant (rewards are in [0, 1]).
-const EXPLORATION: f64 = 0.7;
-
 /// Statistics of the last search, for tests and tournaments.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SearchStats {
@@ -148,6 +145,7 @@ fn grow(
     } else {
         me
     };
+    let exploration = f64::from(config.exploration) / 100.0;
     let t = prepare(tree, view, me, root_actor, config);
     let reused = t.root_visits();
     let opp_located = view.player(me.opponent()).modifiers.located;
@@ -215,10 +213,13 @@ fn grow(
                 let found = t.find_child(node, a);
                 (take_child(t, node, found, Some(a), seat, &mut expanded), a)
             } else {
-                let Some(step) = select(t, node, seat, &buf, &mut legal_children, &mut fast, &mut expanded) else {
+                let Some((child, action, new)) =
+                    select(t, node, seat, &buf, exploration, &mut legal_children, &mut fast)
+                else {
                     break;
                 };
-                step
+                expanded |= new;
+                (child, action)
             };
             let Ok(events) = g.apply(seat, action) else { break };
             path.push(child);
@@ -239,17 +240,19 @@ fn grow(
                 level = u8::MAX;
             }
         }
-        let outcome = playout(&mut g, config.playout, &mut fast, &mut buf);
+        let outcome = playout(&mut g, config.playout, &mut fast, &mut buf, config.value_rounds);
+        let rebel = rebel_reward(outcome, &g, config.value_rounds);
+        let reward = |f: Faction| if f == Faction::Rebel { rebel } else { 1.0 - rebel };
         for (i, n) in path.iter().enumerate() {
             let n = &mut t.nodes[*n];
             n.visits += 1;
             if i > 0 {
-                n.reward += reward(outcome, n.mover, &g);
+                n.reward += reward(n.mover);
             }
         }
         for (n, who, s) in &sampled {
             let seat = if *who == 0 { me } else { me.opponent() };
-            let value = reward(outcome, seat, &g);
+            let value = reward(seat);
             if let Some(r) = t.nodes[*n].regrets[*who].as_mut() {
                 r.update(s, value);
             }
@@ -280,16 +283,16 @@ fn prepare<'t>(
 }
 
 /// UCB1 among the children legal here (their availability counted), or the expansion of an
-/// untried legal action: the child and its action.
+/// untried legal action: the child, its action, and whether it is new (the expansion).
 fn select(
     t: &mut Tree,
     node: usize,
     seat: Faction,
     legal: &[Action],
+    exploration: f64,
     legal_children: &mut Vec<usize>,
     fast: &mut Fast,
-    expanded: &mut bool,
-) -> Option<(usize, Action)> {
+) -> Option<(usize, Action, bool)> {
     let mut untried: Option<Action> = None;
     let mut n_untried = 0usize;
     legal_children.clear();
@@ -309,24 +312,23 @@ fn select(
         }
     }
     if let Some(a) = untried {
-        *expanded = true;
         let c = t.push_child(node, Some(a), seat);
         t.nodes[c].avail += 1;
-        return Some((c, a));
+        return Some((c, a, true));
     }
     let mut best = usize::MAX;
     let mut best_score = f64::NEG_INFINITY;
     for c in legal_children.iter() {
         let n = &t.nodes[*c];
         let visits = f64::from(n.visits.max(1));
-        let score = n.reward / visits + EXPLORATION * (f64::from(n.avail.max(1)).ln() / visits).sqrt();
+        let score = n.reward / visits + exploration * (f64::from(n.avail.max(1)).ln() / visits).sqrt();
         if score > best_score {
             best_score = score;
             best = *c;
         }
     }
     let a = t.nodes.get(best).and_then(|n| n.action)?;
-    Some((best, a))
+    Some((best, a, false))
 }
 
 /// The child `found` of `parent`, or a new one for `action` (the iteration's expansion), counted as
@@ -357,23 +359,27 @@ fn unobserved(a: &Action, me: Faction, other_located: bool) -> bool {
     }
 }
 
-fn reward(outcome: Option<Outcome>, f: Faction, g: &Game) -> f64 {
+/// The Rebel's reward for a playout: 1 won, ½ draw, 0 lost; a game the playout left unfinished
+/// is scored by [`crate::value`] when the playout stopped between rounds (`value_rounds` > 0), else
+/// (the action cap) on VP.
+fn rebel_reward(outcome: Option<Outcome>, g: &Game, value_rounds: u8) -> f64 {
     let winner = match outcome {
         Some(o) => o.winner,
+        None if value_rounds > 0 => return crate::value::rebel_score(g),
         None => {
-            let (a, b) = (g.vp(f), g.vp(f.opponent()));
+            let (a, b) = (g.vp(Faction::Rebel), g.vp(Faction::Imperial));
             if a > b {
-                Some(f)
+                Some(Faction::Rebel)
             } else if b > a {
-                Some(f.opponent())
+                Some(Faction::Imperial)
             } else {
                 None
             }
         }
     };
     match winner {
-        Some(w) if w == f => 1.0,
-        Some(_) => 0.0,
+        Some(Faction::Rebel) => 1.0,
+        Some(Faction::Imperial) => 0.0,
         None => 0.5,
     }
 }
