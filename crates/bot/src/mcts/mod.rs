@@ -8,12 +8,13 @@
 //! - **selection:** UCB1 where a child's exploration term uses its *availability* count (how
 //!   often it was legal when its parent was visited) rather than the parent's visit count;
 //! - **expansion:** one untried legal action;
-//! - **simulation:** play to the end of the game (capped) with a cheap player-like policy
-//!   ([`crate::playout`]; uniformly random with [`Policy::Random`]);
+//! - **simulation:** play on with a cheap player-like policy ([`crate::playout`]; uniformly random
+//!   with [`crate::Policy::Random`]) until the round ends, then score the position by the table of
+//!   [`crate::value`] (`BotConfig::value_rounds`; 0: to the end of the game, capped);
 //! - **backpropagation:** each node is credited from the point of view of the player who made
-//!   its move (1 win, ½ draw, 0 loss).
+//!   its move (1 win, ½ draw, 0 loss; the table's chance to win when the playout stopped).
 //!
-//! **The tree is kept between decisions** ([`tree`]): near the root, moves split by what the bot
+//! **The tree is kept between decisions** (`tree`): near the root, moves split by what the bot
 //! observes of them, so that the next search, and the iterations run while the opponent thinks
 //! ([`ponder`]), start from the node of the bot's new view with its statistics.
 //!
