@@ -9,7 +9,7 @@
 //! a fraction of the cost.
 //!
 //! [`TABLE`] is measured, not guessed: [`fit`] plays whole games with the playout policy from
-//! the start ([`crate::playout::choose_for`] for both seats) and counts, for every round's start,
+//! the start (the search's [`playout`] for both seats) and counts, for every round's start,
 //! who went on to win. `evr-arena values` prints it. Only the two VP counts are kept: over 100,000
 //! games the log loss of the prediction is 0.6159 with the VP alone, 0.6155 with the influence
 //! difference and the balance token as well (stop 46, measured once by a throwaway program that
@@ -17,7 +17,7 @@
 
 use evr_rules::{Faction, Game, Mode};
 
-use crate::playout::{Fast, choose_for};
+use crate::playout::{Fast, Policy, playout};
 
 /// VP counts 0..=6 (7 ends the game).
 pub const SIDE: usize = 7;
@@ -62,9 +62,9 @@ impl Fit {
     }
 }
 
-/// Plays `games` whole games (`Game::new(Full, seed * 1_000_003 + k)`) with the playout policy
-/// and counts each round's start by the game's winner. Drawn games (the 100-round valve) and
-/// games that end at the action cap are left out.
+/// Plays `games` whole games (`Game::new(Full, seed * 1_000_003 + k)`) with the search's own
+/// playouts ([`playout`], one round at a time) and counts each round's start by the game's winner.
+/// Drawn games (the 100-round valve) and games that end at the action cap are left out.
 pub fn fit(games: u32, seed: u64) -> Fit {
     let mut fit = Fit {
         rebel_wins: [[0; SIDE]; SIDE],
@@ -78,30 +78,20 @@ pub fn fit(games: u32, seed: u64) -> Fit {
             continue;
         };
         starts.clear();
-        let mut round = g.round();
-        'game: for _ in 0..crate::playout::PLAYOUT_CAP * 4 {
-            if g.is_over() {
-                break;
+        // A round at a time: the game is over, or it stopped at a round's start.
+        let mut outcome = None;
+        while outcome.is_none() {
+            let round = g.round();
+            outcome = playout(&mut g, Policy::Heuristic, &mut fast, &mut buf, 1);
+            if outcome.is_none() {
+                if g.round() == round {
+                    break; // the action cap within the round
+                }
+                let vp = |f| (g.vp(f) as usize).min(SIDE - 1);
+                starts.push((vp(Faction::Rebel), vp(Faction::Imperial)));
             }
-            for f in Faction::BOTH {
-                g.legal_actions_into(f, &mut buf);
-                if buf.is_empty() {
-                    continue;
-                }
-                let a = choose_for(&g, f, &buf, &mut fast);
-                if g.apply(f, a).is_err() {
-                    break 'game;
-                }
-                if g.round() != round && !g.is_over() {
-                    round = g.round();
-                    let vp = |f| (g.vp(f) as usize).min(SIDE - 1);
-                    starts.push((vp(Faction::Rebel), vp(Faction::Imperial)));
-                }
-                continue 'game;
-            }
-            break;
         }
-        let Some(winner) = g.outcome().and_then(|o| o.winner) else {
+        let Some(winner) = outcome.and_then(|o| o.winner) else {
             continue;
         };
         for (r, i) in &starts {
