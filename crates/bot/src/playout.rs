@@ -153,7 +153,7 @@ pub fn playout(g: &mut Game, policy: Policy, fast: &mut Fast, buf: &mut Vec<Acti
                     Policy::Random => buf[fast.below(buf.len())],
                     Policy::Heuristic => choose(g, f, buf, obj, fast),
                 };
-                if g.apply(f, a).is_err() {
+                if g.apply_borrowed(f, a).is_err() {
                     return g.outcome();
                 }
                 acted = true;

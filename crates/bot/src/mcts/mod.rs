@@ -222,12 +222,14 @@ fn grow(
                 expanded |= new;
                 (child, action)
             };
-            let Ok(events) = g.apply(seat, action) else { break };
+            let Ok(events) = g.apply_borrowed(seat, action) else {
+                break;
+            };
             path.push(child);
             node = child;
             if t.splits(child, level, config.split_levels) {
                 level = level.saturating_add(1);
-                let obs = tree::observation(&events, me);
+                let obs = tree::observation(events, me);
                 let (c, new) = t.observation_child(child, obs);
                 expanded |= new;
                 let n = &mut t.nodes[c];

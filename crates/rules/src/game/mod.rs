@@ -146,7 +146,7 @@ pub struct Game {
     pub(crate) outcome: Option<Outcome>,
     /// Everything that happened this round (what each side has publicly done).
     pub(crate) round_log: Vec<Event>,
-    /// Events of the action being applied.
+    /// Events of the last action applied (kept, with its capacity, for the next one).
     pub(crate) out: Vec<Event>,
 }
 
@@ -173,6 +173,20 @@ impl Game {
 
     /// Applies `seat`'s action. On error the game is unchanged.
     pub fn apply(&mut self, seat: Faction, action: Action) -> Result<Vec<Event>, RuleError> {
+        self.apply_in_place(seat, action)?;
+        Ok(self.out.clone())
+    }
+
+    /// [`Game::apply`] that lends its events instead of copying them. The computer's playouts
+    /// apply millions of actions and read few of their events: this way they allocate nothing
+    /// for them (the buffer is the game's, kept from one action to the next). The game is left
+    /// exactly as `apply` leaves it.
+    pub fn apply_borrowed(&mut self, seat: Faction, action: Action) -> Result<&[Event], RuleError> {
+        self.apply_in_place(seat, action)?;
+        Ok(&self.out)
+    }
+
+    fn apply_in_place(&mut self, seat: Faction, action: Action) -> Result<(), RuleError> {
         self.validate(seat, action)?;
         self.out.clear();
         match action {
@@ -197,7 +211,7 @@ impl Game {
                 }
             }
         }
-        Ok(std::mem::take(&mut self.out))
+        Ok(())
     }
 
     /// The result, once the game is over.
