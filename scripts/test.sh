@@ -141,6 +141,8 @@ web_client() (
 step check "formatting (cargo fmt --check)" cargo fmt --all -- --check
 step check "lints (cargo clippy, warnings are errors)" \
   cargo clippy --workspace --all-targets --locked -- -D warnings
+step check "API docs (cargo doc, warnings are errors: no broken link, none to a private item)" \
+  env RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 step check "production builds carry no testing accessors" no_testkit_in_production
 step check "the release build and the release test build compile every shared crate once" same_features
 step check "browser client: install, typecheck, lint (Biome, knip)" web_client

@@ -6,12 +6,12 @@
 //!
 //! - pass when the current totals win the round (own total within the objective, and the
 //!   opponent's over it or below ours);
-//! - play a card while the objective is at least [`SAFE_GAP`] away (no card's value is above 6);
+//! - play a card while the objective is at least `SAFE_GAP` away (no card's value is above 6);
 //! - otherwise sometimes a power or an influence, sometimes a card while a card may still fit,
 //!   otherwise pass;
 //! - Direct Assault is not chosen on an objective below 14 (Easy's rule);
 //! - everything else (characters, pending choices) uniformly at random, and any decision is
-//!   uniformly random with probability [`EPSILON`], so the playouts keep exploring.
+//!   uniformly random with probability `EPSILON`, so the playouts keep exploring.
 //!
 //! The objective is the current event's, read once per round from the round log's
 //! `RoundStarted` entry (public).

@@ -4,7 +4,7 @@
 //! habit a person can learn and exploit. Both seats' secret choices are instead selected by
 //! regret matching with outcome sampling, as in simultaneous-move MCTS (Lanctot, Lisý and Winands
 //! 2013): the current strategy is proportional to the positive cumulative regrets, mixed with
-//! [`GAMMA`] of uniform exploration; after the playout, each legal action's regret grows by its
+//! `GAMMA` of uniform exploration; after the playout, each legal action's regret grows by its
 //! importance-sampled value minus the value obtained. The average of the current strategies
 //! converges towards an equilibrium strategy; the bot plays a move sampled from it
 //! ([`Regrets::final_choice`]).

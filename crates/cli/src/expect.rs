@@ -3,7 +3,7 @@
 //! Every named check is a dotted path into the output (`state.rebel.vp`) and a comparison
 //! ([`Compare`]); per-faction checks take `{"rebel": …, "imperial": …}` and expand to one path per
 //! faction given. `paths` checks any path directly. The log checks search the English log of one
-//! viewer (or `all` three). The table [`NAMED`] is the whole vocabulary; `proto/SCENARIOS.md`
+//! viewer (or `all` three). The table `NAMED` is the whole vocabulary; `proto/SCENARIOS.md`
 //! documents it.
 
 use anyhow::{Context, Result, bail};

@@ -73,7 +73,7 @@ impl JsonPath {
 /// How an expected value is compared with the actual one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Compare {
-    /// [`matches`]: objects partially, arrays element by element, scalars by equality.
+    /// [`matches()`]: objects partially, arrays element by element, scalars by equality.
     Match,
     /// The expected array matches the first elements of the actual array.
     Prefix,

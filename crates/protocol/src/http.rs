@@ -9,7 +9,7 @@ use crate::{ErrorCode, ForfeitReason, SpectatorPolicy};
 /// `POST` here with [`crate::RoomOptions`] to create a room; the answer is a [`CreatedRoom`] (201).
 pub const CREATE_ROOM_PATH: &str = "/api/rooms";
 
-/// Where to `POST` a [`JoinRequest`] for room `code`; the answer is a [`JoinedRoom`] (200).
+/// Where to `POST` a [`crate::JoinRequest`] for room `code`; the answer is a [`JoinedRoom`] (200).
 pub fn join_room_path(code: &str) -> String {
     format!("/api/rooms/{code}/join")
 }

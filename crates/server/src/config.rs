@@ -10,7 +10,7 @@ pub struct Config {
     /// Address to listen on.
     #[arg(long, env = "EVR_BIND", default_value = "127.0.0.1:8080")]
     pub bind: SocketAddr,
-    /// The public origin of the site (e.g. https://evr.example). WebSocket upgrades from browsers
+    /// The public origin of the site (e.g. `https://evr.example`). WebSocket upgrades from browsers
     /// with another `Origin` are refused. Empty: accept any origin (development).
     #[arg(long, env = "EVR_PUBLIC_ORIGIN", default_value = "")]
     pub public_origin: String,

@@ -1,7 +1,7 @@
 //! Display names: what a player (at a seat) or a spectator (in the chat) is called. Names are text
 //! that other people read, so they are checked here once for every use: trimmed, 1 to
 //! `MAX_NAME_CHARS` characters, at least one of them visible, and nothing that other readers would
-//! not see as it was meant ([`unfit`]: controls, characters that reorder the text around them,
+//! not see as it was meant (`unfit`: controls, characters that reorder the text around them,
 //! invisible ones, line separators, private use). The chat's free text obeys the same
 //! characters (`crate::chat`), line breaks apart.
 //!
