@@ -13,6 +13,8 @@ per batch with its seed, so that every batch is reproducible (`evr-tournament ha
                                                  change the player mid-measurement
     python3 scripts/sides.py sum                 the totals, the Rebel's score with its 95% Wilson
                                                  interval, and the edge in rating points
+    python3 scripts/sides.py cost --last N       CPU seconds a game over the file's last N batches
+                                                 (today's cost: the early rows hold wall time)
 
 The first batches' seeds start at 302 (seed 301 was the first look's 200 games, listed first).
 `seconds` is the batch's CPU time from seeds 372 and 418 on; before, it was the batch's wall time,
@@ -100,6 +102,13 @@ def summary():
     print(f"evr-ratings MEASURED: games {games}, rebel_wins {rebel}, draws {draws}")
 
 
+def cost(last):
+    rs = rows()[-last:]
+    seconds = sum(float(r["seconds"]) for r in rs)
+    games = sum(int(r["games"]) for r in rs)
+    print(f"last {len(rs)} batches (seeds {rs[0]['seed']}..{rs[-1]['seed']}): {seconds / games:.2f} s a game")
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["run"]:
         opts = dict(zip(sys.argv[2::2], sys.argv[3::2]))
@@ -107,6 +116,8 @@ if __name__ == "__main__":
             pathlib.Path(opts.get("--binary", ROOT / "target/measure/evr-tournament")))
     elif sys.argv[1:2] == ["sum"]:
         summary()
+    elif sys.argv[1:3] == ["cost", "--last"] and len(sys.argv) == 4:
+        cost(int(sys.argv[3]))
     else:
         print(__doc__)
         sys.exit(2)
