@@ -14,14 +14,12 @@ use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 
 mod common;
-use common::{Kind, new_game};
+use common::{Kind, new_game, pick_seat};
 
 /// An action to try: mostly a listed one of a seat that may act, sometimes one of the other
 /// seat's or a bare `Pass`, which the engine may refuse.
 fn pick(g: &Game, rng: &mut ChaCha8Rng) -> (Faction, Action) {
-    let seats = g.seats_to_act();
-    assert!(!seats.is_empty(), "nobody can act in a game that is not over");
-    let seat = seats[rng.random_range(0..seats.len())];
+    let seat = pick_seat(g, rng);
     match rng.random_range(0..10u8) {
         0 => (seat.opponent(), Action::Pass),
         1 => {

@@ -34,7 +34,7 @@ use rand::{RngExt, SeedableRng};
 use serde_json::Value;
 
 mod common;
-use common::{Kind, all_cards, any_ref, new_game};
+use common::{Kind, all_cards, any_ref, new_game, pick_seat};
 
 // ----- random actions (for the verdict checks) -----
 
@@ -805,8 +805,7 @@ fn run(kind: Kind, seeds: std::ops::Range<u64>, rate: f64, stats: &mut Stats) {
             if g.is_over() {
                 break;
             }
-            let seats = g.seats_to_act();
-            let seat = seats[rng.random_range(0..seats.len())];
+            let seat = pick_seat(&g, &mut rng);
             let legal = g.legal_actions(seat);
             let events = g.apply(seat, legal[rng.random_range(0..legal.len())]).unwrap();
             n += 1;
@@ -923,8 +922,7 @@ fn the_scramble_keeps_exactly_what_the_viewer_knows() {
             if g.is_over() {
                 break;
             }
-            let seats = g.seats_to_act();
-            let seat = seats[rng.random_range(0..seats.len())];
+            let seat = pick_seat(&g, &mut rng);
             let legal = g.legal_actions(seat);
             g.apply(seat, legal[rng.random_range(0..legal.len())]).unwrap();
         }

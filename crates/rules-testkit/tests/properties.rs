@@ -30,7 +30,7 @@ use rand::{RngExt, SeedableRng};
 const SCALE: u64 = if cfg!(debug_assertions) { 8 } else { 1 };
 
 mod common;
-use common::{Kind, all_cards, any_card, any_faction, any_ref, new_game};
+use common::{Kind, all_cards, any_card, any_faction, any_ref, new_game, pick_seat};
 
 /// Every game ends well before this many actions: the round limit times a struggle at its
 /// action limit plus Planning and Dominance.
@@ -538,12 +538,6 @@ fn check_invariants(g: &Game, ctx: &str) {
 }
 
 // ----- playing -----
-
-fn pick_seat(g: &Game, rng: &mut ChaCha8Rng) -> Faction {
-    let seats = g.seats_to_act();
-    assert!(!seats.is_empty(), "nobody can act in a game that is not over");
-    seats[rng.random_range(0..seats.len())]
-}
 
 /// The result of playing one game: its actions, the events they produced, the final state.
 struct Played {

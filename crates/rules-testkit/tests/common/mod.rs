@@ -101,3 +101,11 @@ pub fn any_card(rng: &mut ChaCha8Rng) -> Card {
 pub fn any_ref(rng: &mut ChaCha8Rng) -> CardRef {
     CardRef::new(any_faction(rng), any_card(rng))
 }
+
+/// A seat that may act now, drawn among `seats_to_act()`, so simultaneous phases interleave both
+/// ways.
+pub fn pick_seat(g: &Game, rng: &mut ChaCha8Rng) -> Faction {
+    let seats = g.seats_to_act();
+    assert!(!seats.is_empty(), "nobody can act in a game that is not over");
+    seats[rng.random_range(0..seats.len())]
+}
