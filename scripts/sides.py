@@ -13,6 +13,9 @@ per batch with its seed, so that every batch is reproducible (`evr-tournament ha
                                                  change the player mid-measurement
     python3 scripts/sides.py sum                 the totals, the Rebel's score with its 95% Wilson
                                                  interval, and the edge in rating points
+    python3 scripts/sides.py sum --seeds 568-632,700-764
+                                                 the same over those batches only (BENCHMARKS'
+                                                 rows, one per stop)
     python3 scripts/sides.py cost --last N       CPU seconds a game over the file's last N batches
                                                  (today's cost: the early rows hold wall time)
 
@@ -85,8 +88,19 @@ def edge(p):
     return 400 * math.log10(p / (1 - p))
 
 
-def summary():
-    rs = rows()
+def in_ranges(seed, ranges):
+    """`ranges` as "568-632,700-764" (a bare seed is a range of one)."""
+    for part in ranges.split(","):
+        low, _, high = part.partition("-")
+        if int(low) <= seed <= int(high or low):
+            return True
+    return False
+
+
+def summary(ranges=None):
+    rs = [r for r in rows() if ranges is None or in_ranges(int(r["seed"]), ranges)]
+    if not rs:
+        sys.exit("no batch with those seeds")
     games = sum(int(r["games"]) for r in rs)
     rebel = sum(int(r["rebel_wins"]) for r in rs)
     imperial = sum(int(r["imperial_wins"]) for r in rs)
@@ -104,6 +118,8 @@ def summary():
 
 def cost(last):
     rs = rows()[-last:]
+    if last < 1 or not rs:
+        sys.exit("--last needs a positive number of batches, and the file some")
     seconds = sum(float(r["seconds"]) for r in rs)
     games = sum(int(r["games"]) for r in rs)
     print(f"last {len(rs)} batches (seeds {rs[0]['seed']}..{rs[-1]['seed']}): {seconds / games:.2f} s a game")
@@ -114,8 +130,10 @@ if __name__ == "__main__":
         opts = dict(zip(sys.argv[2::2], sys.argv[3::2]))
         run(int(opts["--batches"]) if "--batches" in opts else None, int(opts.get("--from", 302)),
             pathlib.Path(opts.get("--binary", ROOT / "target/measure/evr-tournament")))
-    elif sys.argv[1:2] == ["sum"]:
+    elif sys.argv[1:] == ["sum"]:
         summary()
+    elif sys.argv[1:3] == ["sum", "--seeds"] and len(sys.argv) == 4:
+        summary(sys.argv[3])
     elif sys.argv[1:3] == ["cost", "--last"] and len(sys.argv) == 4:
         cost(int(sys.argv[3]))
     else:
